@@ -1,0 +1,39 @@
+#!/bin/sh
+# ThreadLens: install what the build needs (Debian 12 or later, Ubuntu
+# 22.04 or later), then configure and build into _build.  Safe to rerun.
+set -eu
+
+cd "$(dirname "$0")/.."
+
+packages="meson ninja-build pkg-config gcc libc6-dev libglib2.0-dev
+          libgegl-dev libbabl-dev libjson-glib-dev
+          ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers
+          pocl-opencl-icd"
+
+missing=""
+for package in $packages; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed"; then
+    missing="$missing $package"
+  fi
+done
+
+if [ -n "$missing" ]; then
+  echo "threadlens: installing$missing"
+  if [ "$(id -u)" -eq 0 ]; then
+    sudo=""
+  elif command -v sudo >/dev/null 2>&1; then
+    sudo="sudo"
+  else
+    echo "threadlens: need root or sudo to install:$missing" >&2
+    exit 1
+  fi
+  $sudo apt-get update
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends $missing
+fi
+
+if [ -f _build/build.ninja ]; then
+  meson setup --reconfigure _build >/dev/null
+else
+  meson setup _build
+fi
+meson compile -C _build

@@ -1,0 +1,585 @@
+/* ThreadLens: the command-line front end over the engine.
+ *
+ *   threadlens devices [--json]
+ *   threadlens list-filters [--json]
+ *   threadlens plan --size WxH [dispatch options] (--device SPEC | --simd-width P --max-threads M)
+ *   threadlens apply FILTER [--set NAME=VALUE]... [dispatch options] IN OUT
+ *   threadlens bench FILTER [--set ...] [dispatch options] [--runs N] IN
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tl-cl.h"
+#include "tl-error.h"
+#include "tl-filter.h"
+#include "tl-image.h"
+#include "tl-plan.h"
+#include "tl-report.h"
+#include "tl-run.h"
+
+#include "tl-bench.h"
+
+#define CLI_EXIT_FAILURE 1
+#define CLI_EXIT_USAGE   2
+
+typedef struct
+{
+  gchar    *shape;
+  gchar    *mode;
+  gint      swizzle;
+  gint      pixels_per_item;
+  gchar    *device;
+  gboolean  json;
+} CliDispatchOptions;
+
+static CliDispatchOptions cli_dispatch = { NULL, NULL, 0, 0, NULL, FALSE };
+
+static GOptionEntry cli_dispatch_entries[] =
+{
+  { "shape", 0, 0, G_OPTION_ARG_STRING, &cli_dispatch.shape,
+    "Work-group shape: auto (default), seed (w = P, h = M / P) or WxH", "SHAPE" },
+  { "mode", 0, 0, G_OPTION_ARG_STRING, &cli_dispatch.mode,
+    "uniform (default), non-uniform or emulated", "MODE" },
+  { "swizzle", 0, 0, G_OPTION_ARG_INT, &cli_dispatch.swizzle,
+    "Thread-group ID swizzle tile width in groups (0 = off)", "N" },
+  { "pixels-per-item", 0, 0, G_OPTION_ARG_INT, &cli_dispatch.pixels_per_item,
+    "Pixels per work-item along x (0 = the filter's default)", "K" },
+  { "device", 0, 0, G_OPTION_ARG_STRING, &cli_dispatch.device,
+    "OpenCL device: index or name substring (default: THREADLENS_DEVICE, "
+    "else the first GPU, else the first device)", "SPEC" },
+  { "json", 0, 0, G_OPTION_ARG_NONE, &cli_dispatch.json,
+    "Machine-readable output", NULL },
+  { NULL }
+};
+
+static void
+cli_error (const gchar *message)
+{
+  g_printerr ("threadlens: %s\n", message);
+}
+
+static gint
+cli_fail (GError *error)
+{
+  cli_error (error->message);
+  g_error_free (error);
+  return CLI_EXIT_FAILURE;
+}
+
+static gint
+cli_usage (GOptionContext *options,
+           const gchar    *message)
+{
+  cli_error (message);
+  g_printerr ("Try '%s --help' for more information.\n", g_get_prgname ());
+  g_option_context_free (options);
+  return CLI_EXIT_USAGE;
+}
+
+static void
+cli_print_json (JsonNode *node)
+{
+  g_autofree gchar *text = tl_report_to_string (node);
+
+  g_print ("%s\n", text);
+  json_node_unref (node);
+}
+
+/* Turns the shared dispatch options into a TlChoice. */
+static gboolean
+cli_read_choice (TlChoice *choice,
+                 GError  **error)
+{
+  tl_choice_init (choice);
+  choice->pixels_per_item = 0;
+
+  if (cli_dispatch.shape && ! tl_shape_from_string (cli_dispatch.shape, choice, error))
+    return FALSE;
+  if (cli_dispatch.mode && ! tl_mode_from_string (cli_dispatch.mode, &choice->mode, error))
+    return FALSE;
+  if (cli_dispatch.swizzle < 0)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                   "--swizzle %d: the tile width must be 0 (off) or a "
+                   "positive number of groups", cli_dispatch.swizzle);
+      return FALSE;
+    }
+  if (cli_dispatch.pixels_per_item < 0)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                   "--pixels-per-item %d: must be 0 (the filter's default) "
+                   "or a positive number", cli_dispatch.pixels_per_item);
+      return FALSE;
+    }
+  choice->swizzle         = cli_dispatch.swizzle;
+  choice->pixels_per_item = cli_dispatch.pixels_per_item;
+  return TRUE;
+}
+
+static gint
+cli_devices (gint    argc,
+             gchar **argv)
+{
+  GOptionContext   *options = g_option_context_new ("- list OpenCL devices");
+  g_autoptr(GError) error   = NULL;
+  g_autoptr(GPtrArray) devices = NULL;
+  JsonArray        *array;
+  guint             i;
+
+  g_option_context_add_main_entries (options, cli_dispatch_entries, NULL);
+  if (! g_option_context_parse (options, &argc, &argv, &error))
+    return cli_usage (options, error->message);
+  if (argc > 1)
+    return cli_usage (options, "devices takes no file arguments");
+  g_option_context_free (options);
+
+  devices = tl_cl_list_devices (&error);
+  if (devices == NULL)
+    return cli_fail (g_steal_pointer (&error));
+
+  array = json_array_new ();
+  for (i = 0; i < devices->len; i++)
+    {
+      const TlDevice       *device  = g_ptr_array_index (devices, i);
+      g_autofree gchar     *spec    = g_strdup_printf ("%u", i);
+      g_autoptr(TlContext)  context = NULL;
+      g_autoptr(GError)     kernel_error = NULL;
+      TlLimits              limits;
+      gboolean              have_limits = FALSE;
+      cl_kernel             kernel;
+
+      /* P and M belong to a kernel: report them for the simplest one. */
+      context = tl_context_new (spec, &kernel_error);
+      if (context &&
+          (kernel = tl_context_get_kernel (context, "point", "tl_invert",
+                                           &kernel_error)) &&
+          tl_context_kernel_limits (context, kernel, &limits, &kernel_error))
+        have_limits = TRUE;
+
+      if (cli_dispatch.json)
+        {
+          json_array_add_element (array, tl_report_device_json (device,
+                                                                have_limits ?
+                                                                &limits : NULL));
+        }
+      else
+        {
+          g_autofree gchar *text = tl_report_device_text (device,
+                                                          have_limits ?
+                                                          &limits : NULL);
+
+          g_print ("%s", text);
+          if (! have_limits)
+            g_print ("   (kernels do not run here: %s)\n", kernel_error->message);
+        }
+    }
+
+  if (cli_dispatch.json)
+    {
+      JsonNode *node = json_node_new (JSON_NODE_ARRAY);
+
+      json_node_take_array (node, array);
+      cli_print_json (node);
+    }
+  else
+    {
+      json_array_unref (array);
+    }
+
+  return EXIT_SUCCESS;
+}
+
+static gint
+cli_list_filters (gint    argc,
+                  gchar **argv)
+{
+  GOptionContext        *options = g_option_context_new ("- list the filters");
+  g_autoptr(GError)      error   = NULL;
+  const TlFilter *const *filters;
+  guint                  n_filters, i;
+
+  g_option_context_add_main_entries (options, cli_dispatch_entries, NULL);
+  if (! g_option_context_parse (options, &argc, &argv, &error))
+    return cli_usage (options, error->message);
+  if (argc > 1)
+    return cli_usage (options, "list-filters takes no file arguments");
+  g_option_context_free (options);
+
+  filters = tl_filter_list (&n_filters);
+  if (cli_dispatch.json)
+    {
+      JsonArray *array = json_array_new ();
+      JsonNode  *node  = json_node_new (JSON_NODE_ARRAY);
+
+      for (i = 0; i < n_filters; i++)
+        json_array_add_element (array, tl_report_filter_json (filters[i]));
+      json_node_take_array (node, array);
+      cli_print_json (node);
+    }
+  else
+    {
+      for (i = 0; i < n_filters; i++)
+        {
+          g_autofree gchar *text = tl_report_filter_text (filters[i]);
+
+          g_print ("%s", text);
+        }
+    }
+
+  return EXIT_SUCCESS;
+}
+
+static gboolean
+cli_parse_size (const gchar *text,
+                guint       *width,
+                guint       *height,
+                GError     **error)
+{
+  TlChoice choice;
+
+  /* Same syntax as a shape; only the message differs. */
+  if (text == NULL ||
+      ! tl_shape_from_string (text, &choice, NULL) ||
+      choice.shape_kind != TL_SHAPE_CUSTOM)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                   "bad region size '%s' (expected WxH, e.g. 1920x1080)",
+                   text ? text : "");
+      return FALSE;
+    }
+  *width  = choice.shape[0];
+  *height = choice.shape[1];
+  return TRUE;
+}
+
+static gint
+cli_plan (gint    argc,
+          gchar **argv)
+{
+  static gchar *size = NULL;
+  static gchar *filter_name = NULL;
+  static gint   simd_width = 0, max_threads = 0;
+  static GOptionEntry entries[] =
+  {
+    { "size", 0, 0, G_OPTION_ARG_STRING, &size, "Region size", "WxH" },
+    { "simd-width", 0, 0, G_OPTION_ARG_INT, &simd_width,
+      "P, the preferred work-group size multiple (instead of --device)", "P" },
+    { "max-threads", 0, 0, G_OPTION_ARG_INT, &max_threads,
+      "M, the kernel's maximum work-group size (instead of --device)", "M" },
+    { "filter", 0, 0, G_OPTION_ARG_STRING, &filter_name,
+      "Whose kernels give P and M with --device (default: invert)", "FILTER" },
+    { NULL }
+  };
+  GOptionContext   *options = g_option_context_new ("- show the dispatch plan");
+  g_autoptr(GError) error   = NULL;
+  TlChoice          choice;
+  TlLimits          limits;
+  TlPlan            plan;
+  guint             width, height;
+
+  g_option_context_add_main_entries (options, entries, NULL);
+  g_option_context_add_main_entries (options, cli_dispatch_entries, NULL);
+  if (! g_option_context_parse (options, &argc, &argv, &error))
+    return cli_usage (options, error->message);
+  if (argc > 1)
+    return cli_usage (options, "plan takes no file arguments");
+  if (size == NULL)
+    return cli_usage (options, "plan needs --size WxH");
+  if (cli_dispatch.device && (simd_width || max_threads))
+    return cli_usage (options, "give either --device or --simd-width and "
+                      "--max-threads, not both");
+  if (! cli_dispatch.device && (simd_width <= 0 || max_threads <= 0))
+    return cli_usage (options, "plan needs --device SPEC, or --simd-width P "
+                      "and --max-threads M (both positive)");
+  g_option_context_free (options);
+
+  if (! cli_parse_size (size, &width, &height, &error) ||
+      ! cli_read_choice (&choice, &error))
+    return cli_fail (g_steal_pointer (&error));
+
+  if (cli_dispatch.device)
+    {
+      g_autoptr(TlContext) context = tl_context_new (cli_dispatch.device, &error);
+      const TlFilter      *filter  = tl_filter_lookup (filter_name ? filter_name :
+                                                       "invert", &error);
+
+      if (context == NULL || filter == NULL ||
+          ! tl_run_plan_filter (context, filter, &choice, width, height,
+                                &limits, &plan, &error))
+        return cli_fail (g_steal_pointer (&error));
+    }
+  else
+    {
+      memset (&limits, 0, sizeof (limits));
+      limits.simd_width     = simd_width;
+      limits.max_group_size = max_threads;
+      if (choice.pixels_per_item == 0)
+        choice.pixels_per_item = 1;
+      if (! tl_plan_compute (&limits, &choice, width, height, &plan, &error))
+        return cli_fail (g_steal_pointer (&error));
+    }
+
+  if (cli_dispatch.json)
+    {
+      cli_print_json (tl_report_plan_json (&plan, &limits));
+    }
+  else
+    {
+      g_autofree gchar *text = tl_report_plan_text (&plan, &limits);
+
+      g_print ("%s", text);
+    }
+
+  return EXIT_SUCCESS;
+}
+
+static gchar  **cli_settings = NULL;
+
+static GOptionEntry cli_filter_entries[] =
+{
+  { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &cli_settings,
+    "Set a filter parameter (repeatable; see list-filters)", "NAME=VALUE" },
+  { NULL }
+};
+
+/* FILTER and its --set values, shared by apply and bench. */
+static const TlFilter *
+cli_read_filter (const gchar *name,
+                 TlValue    **values,
+                 GError     **error)
+{
+  const TlFilter *filter = tl_filter_lookup (name, error);
+  guint           i;
+
+  if (filter == NULL)
+    return NULL;
+
+  *values = tl_filter_default_values (filter);
+  for (i = 0; cli_settings && cli_settings[i]; i++)
+    if (! tl_filter_parse_assignment (filter, *values, cli_settings[i], error))
+      {
+        g_clear_pointer (values, g_free);
+        return NULL;
+      }
+
+  return filter;
+}
+
+static gint
+cli_apply (gint    argc,
+           gchar **argv)
+{
+  GOptionContext    *options = g_option_context_new ("FILTER IN OUT - apply a filter");
+  g_autoptr(GError)  error   = NULL;
+  g_autoptr(TlContext) context = NULL;
+  g_autoptr(TlImage) image   = NULL;
+  g_autofree TlValue *values = NULL;
+  g_autofree gfloat *in      = NULL;
+  g_autofree gfloat *out     = NULL;
+  const TlFilter    *filter;
+  TlChoice           choice;
+  TlPixels           pixels;
+  TlPlan             plan;
+  TlRunTimes         times;
+  TlLimits           limits;
+
+  g_option_context_add_main_entries (options, cli_filter_entries, NULL);
+  g_option_context_add_main_entries (options, cli_dispatch_entries, NULL);
+  if (! g_option_context_parse (options, &argc, &argv, &error))
+    return cli_usage (options, error->message);
+  if (argc != 4)
+    return cli_usage (options, "apply needs FILTER IN OUT");
+  g_option_context_free (options);
+
+  filter = cli_read_filter (argv[1], &values, &error);
+  if (filter == NULL ||
+      ! tl_filter_check_values (filter, values, &error) ||
+      ! cli_read_choice (&choice, &error) ||
+      ! tl_image_init_gegl (&error))
+    return cli_fail (g_steal_pointer (&error));
+
+  image = tl_image_load (argv[2], &error);
+  if (image == NULL)
+    return cli_fail (g_steal_pointer (&error));
+
+  context = tl_context_new (cli_dispatch.device, &error);
+  if (context == NULL)
+    return cli_fail (g_steal_pointer (&error));
+
+  in  = tl_image_get_pixels (image, filter->format);
+  out = g_new (gfloat, (gsize) tl_image_get_width (image) *
+                       tl_image_get_height (image) * 4);
+  pixels.width  = tl_image_get_width (image);
+  pixels.height = tl_image_get_height (image);
+  pixels.in     = in;
+  pixels.out    = out;
+
+  if (! tl_run_filter (context, filter, values, &choice, &pixels, &plan,
+                       &times, &error))
+    return cli_fail (g_steal_pointer (&error));
+
+  tl_image_set_pixels (image, filter->format, out);
+  if (! tl_image_save (image, argv[3], &error))
+    return cli_fail (g_steal_pointer (&error));
+
+  /* The report is for the plan that ran; P and M again for the header. */
+  if (! tl_run_plan_filter (context, filter, &choice, pixels.width,
+                            pixels.height, &limits, &plan, &error))
+    return cli_fail (g_steal_pointer (&error));
+
+  if (cli_dispatch.json)
+    {
+      JsonObject *object;
+      JsonNode   *node = tl_report_plan_json (&plan, &limits);
+
+      object = json_node_get_object (node);
+      json_object_set_string_member (object, "filter", filter->name);
+      json_object_set_string_member (object, "device",
+                                     tl_context_get_device (context)->name);
+      json_object_set_double_member (object, "kernel_ms", times.kernel_ms);
+      json_object_set_string_member (object, "output", argv[3]);
+      cli_print_json (node);
+    }
+  else
+    {
+      g_autofree gchar *text = tl_report_plan_text (&plan, &limits);
+
+      g_print ("%s on %s: %s -> %s\n%skernel time   %.3f ms in %u launch%s\n",
+               filter->name, tl_context_get_device (context)->name, argv[2],
+               argv[3], text, times.kernel_ms, times.launches,
+               times.launches == 1 ? "" : "es");
+    }
+
+  return EXIT_SUCCESS;
+}
+
+static gint
+cli_bench (gint    argc,
+           gchar **argv)
+{
+  static gint   runs  = 9;
+  static gdouble scale = 1.0;
+  static GOptionEntry entries[] =
+  {
+    { "runs", 0, 0, G_OPTION_ARG_INT, &runs, "Timed runs per case (default 9)", "N" },
+    { "scale", 0, 0, G_OPTION_ARG_DOUBLE, &scale,
+      "Scale the photo by this factor first (e.g. 8: 512x512 -> 4096x4096)",
+      "FACTOR" },
+    { NULL }
+  };
+  GOptionContext    *options = g_option_context_new ("FILTER IN - time a filter's dispatch choices");
+  g_autoptr(GError)  error   = NULL;
+  g_autoptr(TlContext) context = NULL;
+  g_autoptr(TlImage) image   = NULL;
+  g_autofree TlValue *values = NULL;
+  const TlFilter    *filter;
+  TlChoice           choice;
+
+  g_option_context_add_main_entries (options, entries, NULL);
+  g_option_context_add_main_entries (options, cli_filter_entries, NULL);
+  g_option_context_add_main_entries (options, cli_dispatch_entries, NULL);
+  if (! g_option_context_parse (options, &argc, &argv, &error))
+    return cli_usage (options, error->message);
+  if (argc != 3)
+    return cli_usage (options, "bench needs FILTER IN");
+  if (runs < 3)
+    return cli_usage (options, "--runs must be at least 3 for a median");
+  if (! (scale > 0.0 && scale <= 64.0))
+    return cli_usage (options, "--scale must be in (0, 64]");
+  g_option_context_free (options);
+
+  filter = cli_read_filter (argv[1], &values, &error);
+  if (filter == NULL ||
+      ! cli_read_choice (&choice, &error) ||
+      ! tl_image_init_gegl (&error))
+    return cli_fail (g_steal_pointer (&error));
+
+  image = tl_image_load (argv[2], &error);
+  if (image == NULL)
+    return cli_fail (g_steal_pointer (&error));
+
+  context = tl_context_new (cli_dispatch.device, &error);
+  if (context == NULL ||
+      ! tl_bench_run (context, filter, values, &choice,
+                      cli_dispatch.shape || cli_dispatch.mode ||
+                      cli_dispatch.swizzle || cli_dispatch.pixels_per_item,
+                      image, scale, runs, cli_dispatch.json, &error))
+    return cli_fail (g_steal_pointer (&error));
+
+  return EXIT_SUCCESS;
+}
+
+static const struct
+{
+  const gchar *name;
+  gint       (*run) (gint argc, gchar **argv);
+  const gchar *summary;
+} cli_commands[] =
+{
+  { "devices",      cli_devices,      "list OpenCL devices with P, M and limits" },
+  { "list-filters", cli_list_filters, "list filters with their parameters" },
+  { "plan",         cli_plan,         "show the dispatch plan for a region" },
+  { "apply",        cli_apply,        "apply a filter to an image file" },
+  { "bench",        cli_bench,        "time dispatch choices against baselines" },
+};
+
+static void
+cli_print_help (void)
+{
+  guint i;
+
+  g_print ("Usage: threadlens COMMAND [OPTIONS...]\n\n"
+           "Runs image filters through OpenCL under explicit dispatch rules.\n\n"
+           "Commands:\n");
+  for (i = 0; i < G_N_ELEMENTS (cli_commands); i++)
+    g_print ("  %-14s %s\n", cli_commands[i].name, cli_commands[i].summary);
+  g_print ("\n'threadlens COMMAND --help' describes each command's options.\n"
+           "Environment: THREADLENS_DEVICE picks the default device; "
+           "THREADLENS_CACHE_DIR\nmoves the program cache (empty: no disk "
+           "cache).\n");
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  guint i;
+
+  g_set_prgname ("threadlens");
+
+  if (argc < 2)
+    {
+      cli_error ("no command given");
+      g_printerr ("Try 'threadlens --help' for more information.\n");
+      return CLI_EXIT_USAGE;
+    }
+  if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0 ||
+      strcmp (argv[1], "help") == 0)
+    {
+      cli_print_help ();
+      return EXIT_SUCCESS;
+    }
+  if (strcmp (argv[1], "--version") == 0)
+    {
+      g_print ("threadlens %s\n", PACKAGE_VERSION);
+      return EXIT_SUCCESS;
+    }
+
+  for (i = 0; i < G_N_ELEMENTS (cli_commands); i++)
+    if (strcmp (argv[1], cli_commands[i].name) == 0)
+      {
+        g_autofree gchar *prgname = g_strconcat ("threadlens ", argv[1], NULL);
+
+        g_set_prgname (prgname);
+        return cli_commands[i].run (argc - 1, argv + 1);
+      }
+
+  g_printerr ("threadlens: unknown command '%s'\n"
+              "Try 'threadlens --help' for more information.\n", argv[1]);
+  return CLI_EXIT_USAGE;
+}

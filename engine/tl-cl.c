@@ -1,0 +1,817 @@
+/* ThreadLens: the OpenCL runtime.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <gio/gio.h>
+
+#include "tl-cl.h"
+#include "tl-error.h"
+#include "tl-kernels.h"
+#include "tl-program-cache.h"
+
+#ifndef CL_PLATFORM_NOT_FOUND_KHR
+#define CL_PLATFORM_NOT_FOUND_KHR -1001
+#endif
+#ifndef CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT
+#define CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT 0x1072
+#endif
+#ifndef CL_DEVICE_MAX_NUM_SUB_GROUPS
+#define CL_DEVICE_MAX_NUM_SUB_GROUPS 0x105C
+#endif
+
+#define TL_KERNEL_RESOURCE_PATH "/org/threadlens/kernels/"
+
+struct _TlContext
+{
+  GPtrArray        *devices;
+  const TlDevice   *device;
+  cl_context        context;
+  cl_command_queue  queue;
+  gchar            *build_options;
+  gboolean          native_non_uniform;
+  GHashTable       *programs;        /* program name -> cl_program */
+  GHashTable       *kernels;         /* "program/kernel" -> cl_kernel */
+  TlCacheStats      stats;
+};
+
+static void
+tl_cl_release_program (gpointer program)
+{
+  clReleaseProgram (program);
+}
+
+static void
+tl_cl_release_kernel (gpointer kernel)
+{
+  clReleaseKernel (kernel);
+}
+
+static const struct
+{
+  cl_int       status;
+  const gchar *name;
+  const gchar *hint;
+} tl_cl_errors[] =
+{
+  { CL_DEVICE_NOT_FOUND,                "CL_DEVICE_NOT_FOUND", "no matching OpenCL device" },
+  { CL_DEVICE_NOT_AVAILABLE,            "CL_DEVICE_NOT_AVAILABLE", "the device is busy or switched off" },
+  { CL_COMPILER_NOT_AVAILABLE,          "CL_COMPILER_NOT_AVAILABLE", "the driver has no OpenCL C compiler" },
+  { CL_MEM_OBJECT_ALLOCATION_FAILURE,   "CL_MEM_OBJECT_ALLOCATION_FAILURE", "the device could not allocate the image buffers" },
+  { CL_OUT_OF_RESOURCES,                "CL_OUT_OF_RESOURCES", "the device ran out of resources" },
+  { CL_OUT_OF_HOST_MEMORY,              "CL_OUT_OF_HOST_MEMORY", "out of memory on the host" },
+  { CL_PROFILING_INFO_NOT_AVAILABLE,    "CL_PROFILING_INFO_NOT_AVAILABLE", NULL },
+  { CL_BUILD_PROGRAM_FAILURE,           "CL_BUILD_PROGRAM_FAILURE", "a kernel did not compile" },
+  { CL_INVALID_VALUE,                   "CL_INVALID_VALUE", NULL },
+  { CL_INVALID_DEVICE,                  "CL_INVALID_DEVICE", NULL },
+  { CL_INVALID_BINARY,                  "CL_INVALID_BINARY", "a cached program does not fit this driver" },
+  { CL_INVALID_BUILD_OPTIONS,           "CL_INVALID_BUILD_OPTIONS", NULL },
+  { CL_INVALID_PROGRAM_EXECUTABLE,      "CL_INVALID_PROGRAM_EXECUTABLE", NULL },
+  { CL_INVALID_KERNEL_NAME,             "CL_INVALID_KERNEL_NAME", "the kernel is missing from its program" },
+  { CL_INVALID_KERNEL_ARGS,             "CL_INVALID_KERNEL_ARGS", NULL },
+  { CL_INVALID_ARG_INDEX,               "CL_INVALID_ARG_INDEX", NULL },
+  { CL_INVALID_ARG_SIZE,                "CL_INVALID_ARG_SIZE", NULL },
+  { CL_INVALID_ARG_VALUE,               "CL_INVALID_ARG_VALUE", NULL },
+  { CL_INVALID_WORK_DIMENSION,          "CL_INVALID_WORK_DIMENSION", NULL },
+  { CL_INVALID_WORK_GROUP_SIZE,         "CL_INVALID_WORK_GROUP_SIZE", "the driver refused the work-group size for this grid" },
+  { CL_INVALID_WORK_ITEM_SIZE,          "CL_INVALID_WORK_ITEM_SIZE", "a work-group side is over the device's limit" },
+  { CL_INVALID_GLOBAL_OFFSET,           "CL_INVALID_GLOBAL_OFFSET", NULL },
+  { CL_INVALID_GLOBAL_WORK_SIZE,        "CL_INVALID_GLOBAL_WORK_SIZE", NULL },
+  { CL_INVALID_BUFFER_SIZE,             "CL_INVALID_BUFFER_SIZE", "the image is too large for one device buffer" },
+  { CL_INVALID_COMMAND_QUEUE,           "CL_INVALID_COMMAND_QUEUE", NULL },
+  { CL_INVALID_CONTEXT,                 "CL_INVALID_CONTEXT", NULL },
+  { CL_INVALID_MEM_OBJECT,              "CL_INVALID_MEM_OBJECT", NULL },
+  { CL_INVALID_PLATFORM,                "CL_INVALID_PLATFORM", NULL },
+  { CL_INVALID_OPERATION,               "CL_INVALID_OPERATION", NULL },
+  { CL_INVALID_EVENT,                   "CL_INVALID_EVENT", NULL },
+  { CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
+    "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST", "an earlier command failed" },
+  { CL_PLATFORM_NOT_FOUND_KHR,          "CL_PLATFORM_NOT_FOUND_KHR", "no OpenCL platform is installed" },
+};
+
+const gchar *
+tl_cl_error_name (cl_int status)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (tl_cl_errors); i++)
+    if (tl_cl_errors[i].status == status)
+      return tl_cl_errors[i].name;
+
+  return "unknown OpenCL error";
+}
+
+void
+tl_cl_set_error (GError     **error,
+                 cl_int       status,
+                 const gchar *what)
+{
+  const gchar *hint = NULL;
+  guint        i;
+
+  for (i = 0; i < G_N_ELEMENTS (tl_cl_errors); i++)
+    if (tl_cl_errors[i].status == status)
+      hint = tl_cl_errors[i].hint;
+
+  if (hint)
+    g_set_error (error, TL_ERROR, TL_ERROR_OPENCL, "%s failed: %s (%d): %s",
+                 what, tl_cl_error_name (status), status, hint);
+  else
+    g_set_error (error, TL_ERROR, TL_ERROR_OPENCL, "%s failed: %s (%d)",
+                 what, tl_cl_error_name (status), status);
+}
+
+const gchar *
+tl_cl_device_type_name (cl_device_type type)
+{
+  if (type & CL_DEVICE_TYPE_GPU)
+    return "GPU";
+  if (type & CL_DEVICE_TYPE_CPU)
+    return "CPU";
+  if (type & CL_DEVICE_TYPE_ACCELERATOR)
+    return "accelerator";
+  return "other";
+}
+
+static gchar *
+tl_cl_device_string (cl_device_id   id,
+                     cl_device_info param)
+{
+  gsize  size = 0;
+  gchar *text;
+
+  if (clGetDeviceInfo (id, param, 0, NULL, &size) != CL_SUCCESS || size == 0)
+    return g_strdup ("");
+
+  text = g_malloc0 (size + 1);
+  if (clGetDeviceInfo (id, param, size, text, NULL) != CL_SUCCESS)
+    text[0] = '\0';
+
+  return g_strstrip (text);
+}
+
+static gboolean
+tl_cl_device_has_extension (cl_device_id  id,
+                            const gchar  *extension)
+{
+  g_autofree gchar *extensions = tl_cl_device_string (id, CL_DEVICE_EXTENSIONS);
+  g_auto(GStrv)     names      = g_strsplit (extensions, " ", -1);
+
+  return g_strv_contains ((const gchar * const *) names, extension);
+}
+
+/* Parses "OpenCL 3.0 ..." or "OpenCL C 2.0 ..." into 30 or 20. */
+static guint
+tl_cl_parse_version (const gchar *text)
+{
+  const gchar *p = text;
+
+  while (*p && ! g_ascii_isdigit (*p))
+    p++;
+  if (! *p)
+    return 0;
+
+  return atoi (p) * 10 + (strchr (p, '.') ? atoi (strchr (p, '.') + 1) : 0);
+}
+
+static void
+tl_cl_device_free (gpointer data)
+{
+  TlDevice *device = data;
+
+  g_free (device->name);
+  g_free (device->vendor);
+  g_free (device->platform_name);
+  g_free (device->version);
+  g_free (device->c_version);
+  g_free (device->driver_version);
+  g_free (device);
+}
+
+static TlDevice *
+tl_cl_device_new (cl_platform_id platform,
+                  cl_device_id   id)
+{
+  TlDevice *device = g_new0 (TlDevice, 1);
+  gsize     size   = 0;
+  cl_uint   uint_value;
+  cl_ulong  ulong_value;
+  cl_bool   bool_value;
+  gsize     item_sizes[3] = { 0, 0, 0 };
+  gchar     name[256] = "";
+
+  device->platform       = platform;
+  device->id             = id;
+  device->name           = tl_cl_device_string (id, CL_DEVICE_NAME);
+  device->vendor         = tl_cl_device_string (id, CL_DEVICE_VENDOR);
+  device->version        = tl_cl_device_string (id, CL_DEVICE_VERSION);
+  device->c_version      = tl_cl_device_string (id, CL_DEVICE_OPENCL_C_VERSION);
+  device->driver_version = tl_cl_device_string (id, CL_DRIVER_VERSION);
+
+  if (clGetPlatformInfo (platform, CL_PLATFORM_NAME, sizeof (name) - 1, name,
+                         NULL) != CL_SUCCESS)
+    name[0] = '\0';
+  device->platform_name = g_strstrip (g_strdup (name));
+
+  clGetDeviceInfo (id, CL_DEVICE_TYPE, sizeof (device->type), &device->type, NULL);
+  if (clGetDeviceInfo (id, CL_DEVICE_VENDOR_ID, sizeof (uint_value), &uint_value, NULL) == CL_SUCCESS)
+    device->vendor_id = uint_value;
+  if (clGetDeviceInfo (id, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof (uint_value), &uint_value, NULL) == CL_SUCCESS)
+    device->compute_units = uint_value;
+  clGetDeviceInfo (id, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof (gsize), &device->max_group_size, NULL);
+  if (clGetDeviceInfo (id, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof (item_sizes), item_sizes, &size) == CL_SUCCESS)
+    memcpy (device->max_item_size, item_sizes, MIN (size, sizeof (item_sizes)));
+  if (clGetDeviceInfo (id, CL_DEVICE_LOCAL_MEM_SIZE, sizeof (ulong_value), &ulong_value, NULL) == CL_SUCCESS)
+    device->local_mem_size = ulong_value;
+  if (clGetDeviceInfo (id, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof (ulong_value), &ulong_value, NULL) == CL_SUCCESS)
+    device->global_mem_size = ulong_value;
+  if (clGetDeviceInfo (id, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof (ulong_value), &ulong_value, NULL) == CL_SUCCESS)
+    device->max_alloc_size = ulong_value;
+  if (clGetDeviceInfo (id, CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE, sizeof (ulong_value), &ulong_value, NULL) == CL_SUCCESS)
+    device->max_constant_size = ulong_value;
+
+  /* Both queries are OpenCL 2.0+/2.1+; older drivers answer with an error,
+   * which means "no".
+   */
+  if (tl_cl_parse_version (device->version) >= 20 &&
+      clGetDeviceInfo (id, CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT,
+                       sizeof (bool_value), &bool_value, NULL) == CL_SUCCESS)
+    device->non_uniform = bool_value;
+  if (tl_cl_parse_version (device->version) >= 21 &&
+      clGetDeviceInfo (id, CL_DEVICE_MAX_NUM_SUB_GROUPS,
+                       sizeof (uint_value), &uint_value, NULL) == CL_SUCCESS)
+    device->max_sub_groups = uint_value;
+  device->khr_subgroups = tl_cl_device_has_extension (id, "cl_khr_subgroups");
+
+  return device;
+}
+
+GPtrArray *
+tl_cl_list_devices (GError **error)
+{
+  g_autofree cl_platform_id *platforms = NULL;
+  GPtrArray                 *devices;
+  cl_uint                    n_platforms = 0;
+  cl_int                     status;
+  guint                      p;
+
+  status = clGetPlatformIDs (0, NULL, &n_platforms);
+  if (status == CL_PLATFORM_NOT_FOUND_KHR || (status == CL_SUCCESS && n_platforms == 0))
+    {
+      g_set_error_literal (error, TL_ERROR, TL_ERROR_NO_PLATFORM,
+                           "no OpenCL platform found: install an OpenCL "
+                           "driver (your GPU vendor's, or pocl-opencl-icd "
+                           "to run on the CPU)");
+      return NULL;
+    }
+  if (status != CL_SUCCESS)
+    {
+      tl_cl_set_error (error, status, "listing OpenCL platforms");
+      return NULL;
+    }
+
+  platforms = g_new0 (cl_platform_id, n_platforms);
+  status = clGetPlatformIDs (n_platforms, platforms, NULL);
+  if (status != CL_SUCCESS)
+    {
+      tl_cl_set_error (error, status, "listing OpenCL platforms");
+      return NULL;
+    }
+
+  devices = g_ptr_array_new_with_free_func (tl_cl_device_free);
+  for (p = 0; p < n_platforms; p++)
+    {
+      g_autofree cl_device_id *ids = NULL;
+      cl_uint                  n_ids = 0;
+      guint                    d;
+
+      /* A platform without devices is not an error: skip it. */
+      if (clGetDeviceIDs (platforms[p], CL_DEVICE_TYPE_ALL, 0, NULL, &n_ids) != CL_SUCCESS ||
+          n_ids == 0)
+        continue;
+
+      ids = g_new0 (cl_device_id, n_ids);
+      if (clGetDeviceIDs (platforms[p], CL_DEVICE_TYPE_ALL, n_ids, ids, NULL) != CL_SUCCESS)
+        continue;
+
+      for (d = 0; d < n_ids; d++)
+        {
+          TlDevice *device = tl_cl_device_new (platforms[p], ids[d]);
+
+          device->index = devices->len;
+          g_ptr_array_add (devices, device);
+        }
+    }
+
+  if (devices->len == 0)
+    {
+      g_ptr_array_unref (devices);
+      g_set_error_literal (error, TL_ERROR, TL_ERROR_NO_PLATFORM,
+                           "the installed OpenCL platforms have no devices");
+      return NULL;
+    }
+
+  return devices;
+}
+
+/* SPEC is an index ("1") or a case-insensitive substring of the device or
+ * platform name; NULL or "" falls back to THREADLENS_DEVICE, then to the
+ * first GPU, then to the first device.
+ */
+const TlDevice *
+tl_cl_find_device (GPtrArray   *devices,
+                   const gchar *spec,
+                   GError     **error)
+{
+  g_autoptr(GString) known = NULL;
+  guint              i;
+
+  g_return_val_if_fail (devices != NULL && devices->len > 0, NULL);
+
+  if (spec == NULL || *spec == '\0')
+    spec = g_getenv ("THREADLENS_DEVICE");
+
+  if (spec == NULL || *spec == '\0')
+    {
+      for (i = 0; i < devices->len; i++)
+        {
+          const TlDevice *device = g_ptr_array_index (devices, i);
+
+          if (device->type & CL_DEVICE_TYPE_GPU)
+            return device;
+        }
+      return g_ptr_array_index (devices, 0);
+    }
+
+  if (g_ascii_isdigit (spec[0]))
+    {
+      gchar  *end;
+      guint64 index = g_ascii_strtoull (spec, &end, 10);
+
+      if (*end == '\0')
+        {
+          if (index < devices->len)
+            return g_ptr_array_index (devices, index);
+          g_set_error (error, TL_ERROR, TL_ERROR_NO_DEVICE,
+                       "no OpenCL device number %s: there %s %u (0 to %u)",
+                       spec, devices->len == 1 ? "is" : "are",
+                       devices->len, devices->len - 1);
+          return NULL;
+        }
+    }
+
+  for (i = 0; i < devices->len; i++)
+    {
+      const TlDevice   *device   = g_ptr_array_index (devices, i);
+      g_autofree gchar *needle   = g_utf8_casefold (spec, -1);
+      g_autofree gchar *name     = g_utf8_casefold (device->name, -1);
+      g_autofree gchar *platform = g_utf8_casefold (device->platform_name, -1);
+
+      if (strstr (name, needle) || strstr (platform, needle))
+        return device;
+    }
+
+  known = g_string_new (NULL);
+  for (i = 0; i < devices->len; i++)
+    {
+      const TlDevice *device = g_ptr_array_index (devices, i);
+
+      g_string_append_printf (known, "%s%u: %s", i ? "; " : "", i,
+                              device->name);
+    }
+  g_set_error (error, TL_ERROR, TL_ERROR_NO_DEVICE,
+               "no OpenCL device matches '%s' (devices: %s)", spec, known->str);
+  return NULL;
+}
+
+TlContext *
+tl_context_new (const gchar *device_spec,
+                GError     **error)
+{
+  g_autoptr(TlContext)   context = g_new0 (TlContext, 1);
+  cl_context_properties  properties[3];
+  cl_int                 status = CL_SUCCESS;
+  guint                  version;
+
+  context->devices = tl_cl_list_devices (error);
+  if (context->devices == NULL)
+    return NULL;
+
+  context->device = tl_cl_find_device (context->devices, device_spec, error);
+  if (context->device == NULL)
+    return NULL;
+
+  properties[0] = CL_CONTEXT_PLATFORM;
+  properties[1] = (cl_context_properties) context->device->platform;
+  properties[2] = 0;
+  context->context = clCreateContext (properties, 1, &context->device->id,
+                                      NULL, NULL, &status);
+  if (status != CL_SUCCESS)
+    {
+      tl_cl_set_error (error, status, "creating an OpenCL context");
+      return NULL;
+    }
+
+  /* Profiling on: benchmarks read kernel times from events. */
+  context->queue = clCreateCommandQueue (context->context, context->device->id,
+                                         CL_QUEUE_PROFILING_ENABLE, &status);
+  if (status != CL_SUCCESS)
+    {
+      tl_cl_set_error (error, status, "creating an OpenCL command queue");
+      return NULL;
+    }
+
+  /* Native non-uniform work-groups need a program built as OpenCL C 2.0+
+   * (or 3.0 with the feature); everything else is built as 1.2, which every
+   * device here compiles.
+   */
+  version = tl_cl_parse_version (context->device->c_version);
+  if (context->device->non_uniform && version >= 20)
+    {
+      context->build_options = g_strdup ("-cl-std=CL2.0");
+      context->native_non_uniform = TRUE;
+    }
+  else if (context->device->non_uniform &&
+           tl_cl_parse_version (context->device->version) >= 30)
+    {
+      context->build_options = g_strdup ("-cl-std=CL3.0");
+      context->native_non_uniform = TRUE;
+    }
+  else
+    {
+      context->build_options = g_strdup ("-cl-std=CL1.2");
+    }
+  if (context->device->vendor_id == TL_VENDOR_ID_NVIDIA)
+    {
+      gchar *options = g_strconcat (context->build_options, " -DTL_NVIDIA=1",
+                                    NULL);
+
+      g_free (context->build_options);
+      context->build_options = options;
+    }
+
+  context->programs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                             tl_cl_release_program);
+  context->kernels  = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                             tl_cl_release_kernel);
+
+  g_debug ("device %u: %s (%s), options '%s'", context->device->index,
+           context->device->name, context->device->platform_name,
+           context->build_options);
+
+  return g_steal_pointer (&context);
+}
+
+void
+tl_context_free (TlContext *context)
+{
+  if (context == NULL)
+    return;
+
+  g_clear_pointer (&context->kernels, g_hash_table_unref);
+  g_clear_pointer (&context->programs, g_hash_table_unref);
+  if (context->queue)
+    clReleaseCommandQueue (context->queue);
+  if (context->context)
+    clReleaseContext (context->context);
+  g_free (context->build_options);
+  g_clear_pointer (&context->devices, g_ptr_array_unref);
+  g_free (context);
+}
+
+const TlDevice *
+tl_context_get_device (TlContext *context)
+{
+  g_return_val_if_fail (context != NULL, NULL);
+
+  return context->device;
+}
+
+cl_context
+tl_context_get_cl (TlContext *context)
+{
+  g_return_val_if_fail (context != NULL, NULL);
+
+  return context->context;
+}
+
+cl_command_queue
+tl_context_get_queue (TlContext *context)
+{
+  g_return_val_if_fail (context != NULL, NULL);
+
+  return context->queue;
+}
+
+const gchar *
+tl_context_get_build_options (TlContext *context)
+{
+  g_return_val_if_fail (context != NULL, NULL);
+
+  return context->build_options;
+}
+
+const TlCacheStats *
+tl_context_get_stats (TlContext *context)
+{
+  g_return_val_if_fail (context != NULL, NULL);
+
+  return &context->stats;
+}
+
+/* The shared index header goes in front of each program's source, so the
+ * driver never needs an include path.
+ */
+static gchar *
+tl_context_load_source (const gchar *program,
+                        GError     **error)
+{
+  g_autofree gchar *file   = g_strconcat (TL_KERNEL_RESOURCE_PATH, program, ".cl", NULL);
+  g_autoptr(GBytes) header = NULL;
+  g_autoptr(GBytes) body   = NULL;
+
+  /* Looked up in our own bundle: a static engine library drops the
+   * constructor that would register it globally.
+   */
+  header = g_resource_lookup_data (tl_kernels_get_resource (),
+                                   TL_KERNEL_RESOURCE_PATH "tl-index.h",
+                                   G_RESOURCE_LOOKUP_FLAGS_NONE, error);
+  if (header == NULL)
+    return NULL;
+
+  body = g_resource_lookup_data (tl_kernels_get_resource (), file,
+                                 G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+  if (body == NULL)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_BUILD,
+                   "no kernel program named '%s' is built in", program);
+      return NULL;
+    }
+
+  return g_strdup_printf ("%.*s\n#line 1 \"%s.cl\"\n%.*s",
+                          (int) g_bytes_get_size (header),
+                          (const gchar *) g_bytes_get_data (header, NULL),
+                          program,
+                          (int) g_bytes_get_size (body),
+                          (const gchar *) g_bytes_get_data (body, NULL));
+}
+
+static gchar *
+tl_context_build_log (TlContext  *context,
+                      cl_program  program)
+{
+  gsize  size = 0;
+  gchar *log;
+
+  if (clGetProgramBuildInfo (program, context->device->id, CL_PROGRAM_BUILD_LOG,
+                             0, NULL, &size) != CL_SUCCESS || size == 0)
+    return g_strdup ("(the driver gave no build log)");
+
+  log = g_malloc0 (size + 1);
+  clGetProgramBuildInfo (program, context->device->id, CL_PROGRAM_BUILD_LOG,
+                         size, log, NULL);
+  return g_strstrip (log);
+}
+
+static cl_program
+tl_context_build_from_binary (TlContext   *context,
+                              const gchar *key)
+{
+  g_autoptr(GBytes) binary   = NULL;
+  const guint8     *data;
+  gsize             size;
+  gboolean          rejected = FALSE;
+  cl_int            status   = CL_SUCCESS;
+  cl_int            binary_status = CL_SUCCESS;
+  cl_program        program;
+
+  binary = tl_program_cache_load (key, &rejected);
+  if (rejected)
+    context->stats.disk_entries_rejected++;
+  if (binary == NULL)
+    return NULL;
+
+  data    = g_bytes_get_data (binary, &size);
+  program = clCreateProgramWithBinary (context->context, 1, &context->device->id,
+                                       &size, &data, &binary_status, &status);
+  if (status == CL_SUCCESS && binary_status == CL_SUCCESS &&
+      clBuildProgram (program, 1, &context->device->id,
+                      context->build_options, NULL, NULL) == CL_SUCCESS)
+    {
+      context->stats.programs_from_disk++;
+      return program;
+    }
+
+  /* A binary the driver no longer takes: forget it and build afresh. */
+  g_debug ("program cache: driver refused entry %s", key);
+  if (program)
+    clReleaseProgram (program);
+  tl_program_cache_forget (key);
+  context->stats.disk_entries_rejected++;
+  return NULL;
+}
+
+static void
+tl_context_store_binary (TlContext   *context,
+                         cl_program   program,
+                         const gchar *key)
+{
+  g_autofree guint8 *binary = NULL;
+  gsize              size   = 0;
+
+  if (clGetProgramInfo (program, CL_PROGRAM_BINARY_SIZES, sizeof (size),
+                        &size, NULL) != CL_SUCCESS || size == 0)
+    return;
+
+  binary = g_malloc (size);
+  if (clGetProgramInfo (program, CL_PROGRAM_BINARIES, sizeof (binary),
+                        &binary, NULL) != CL_SUCCESS)
+    return;
+
+  tl_program_cache_store (key, binary, size);
+}
+
+/* Builds SOURCE under NAME (or finds it built), through the disk cache.
+ * The program is owned by the context.
+ */
+cl_program
+tl_context_build_program (TlContext   *context,
+                          const gchar *name,
+                          const gchar *source,
+                          GError     **error)
+{
+  g_autofree gchar *key = NULL;
+  cl_program        program;
+  cl_int            status = CL_SUCCESS;
+
+  g_return_val_if_fail (context != NULL, NULL);
+  g_return_val_if_fail (name != NULL && source != NULL, NULL);
+
+  program = g_hash_table_lookup (context->programs, name);
+  if (program)
+    {
+      context->stats.programs_from_memory++;
+      return program;
+    }
+
+  key = tl_program_cache_key (context->device->name,
+                              context->device->driver_version,
+                              context->device->version,
+                              source, context->build_options);
+  program = tl_context_build_from_binary (context, key);
+
+  if (program == NULL)
+    {
+      program = clCreateProgramWithSource (context->context, 1, &source, NULL,
+                                           &status);
+      if (status != CL_SUCCESS)
+        {
+          tl_cl_set_error (error, status, "creating an OpenCL program");
+          return NULL;
+        }
+
+      status = clBuildProgram (program, 1, &context->device->id,
+                               context->build_options, NULL, NULL);
+      if (status != CL_SUCCESS)
+        {
+          g_autofree gchar *log = tl_context_build_log (context, program);
+
+          g_set_error (error, TL_ERROR, TL_ERROR_BUILD,
+                       "building kernels/%s.cl for %s failed (%s):\n%s",
+                       name, context->device->name, tl_cl_error_name (status),
+                       log);
+          clReleaseProgram (program);
+          return NULL;
+        }
+      context->stats.programs_from_source++;
+      tl_context_store_binary (context, program, key);
+    }
+
+  g_hash_table_insert (context->programs, g_strdup (name), program);
+  return program;
+}
+
+static cl_program
+tl_context_get_program (TlContext   *context,
+                        const gchar *name,
+                        GError     **error)
+{
+  g_autofree gchar *source = NULL;
+  cl_program        program;
+
+  program = g_hash_table_lookup (context->programs, name);
+  if (program)
+    {
+      context->stats.programs_from_memory++;
+      return program;
+    }
+
+  source = tl_context_load_source (name, error);
+  if (source == NULL)
+    return NULL;
+
+  return tl_context_build_program (context, name, source, error);
+}
+
+/* Kernels are owned by the context; callers must not release them. */
+cl_kernel
+tl_context_get_kernel (TlContext   *context,
+                       const gchar *program_name,
+                       const gchar *kernel_name,
+                       GError     **error)
+{
+  g_autofree gchar *key = NULL;
+  cl_program        program;
+  cl_kernel         kernel;
+  cl_int            status = CL_SUCCESS;
+
+  g_return_val_if_fail (context != NULL, NULL);
+  g_return_val_if_fail (program_name != NULL && kernel_name != NULL, NULL);
+
+  key    = g_strconcat (program_name, "/", kernel_name, NULL);
+  kernel = g_hash_table_lookup (context->kernels, key);
+  if (kernel)
+    return kernel;
+
+  program = tl_context_get_program (context, program_name, error);
+  if (program == NULL)
+    return NULL;
+
+  kernel = clCreateKernel (program, kernel_name, &status);
+  if (status != CL_SUCCESS)
+    {
+      g_autofree gchar *what = g_strdup_printf ("creating kernel %s", kernel_name);
+
+      tl_cl_set_error (error, status, what);
+      return NULL;
+    }
+
+  g_hash_table_insert (context->kernels, g_steal_pointer (&key), kernel);
+  return kernel;
+}
+
+/* The device's own limits, before any kernel is known: P and M fall back to
+ * the device's values.
+ */
+gboolean
+tl_context_device_limits (TlContext *context,
+                          TlLimits  *limits)
+{
+  const TlDevice *device;
+
+  g_return_val_if_fail (context != NULL && limits != NULL, FALSE);
+
+  device = context->device;
+  memset (limits, 0, sizeof (*limits));
+  limits->simd_width         = 1;
+  limits->max_group_size     = MAX (1, device->max_group_size);
+  limits->max_item_size[0]   = MIN (device->max_item_size[0], G_MAXUINT);
+  limits->max_item_size[1]   = MIN (device->max_item_size[1], G_MAXUINT);
+  limits->local_mem_size     = device->local_mem_size;
+  limits->native_non_uniform = context->native_non_uniform;
+
+  return TRUE;
+}
+
+gboolean
+tl_context_kernel_limits (TlContext *context,
+                          cl_kernel  kernel,
+                          TlLimits  *limits,
+                          GError   **error)
+{
+  gsize    multiple = 0, group_size = 0;
+  cl_ulong local_mem = 0;
+  cl_int   status;
+
+  g_return_val_if_fail (context != NULL && kernel != NULL, FALSE);
+  g_return_val_if_fail (limits != NULL, FALSE);
+
+  tl_context_device_limits (context, limits);
+
+  status = clGetKernelWorkGroupInfo (kernel, context->device->id,
+                                     CL_KERNEL_WORK_GROUP_SIZE,
+                                     sizeof (group_size), &group_size, NULL);
+  if (status == CL_SUCCESS)
+    status = clGetKernelWorkGroupInfo (kernel, context->device->id,
+                                       CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+                                       sizeof (multiple), &multiple, NULL);
+  if (status == CL_SUCCESS)
+    status = clGetKernelWorkGroupInfo (kernel, context->device->id,
+                                       CL_KERNEL_LOCAL_MEM_SIZE,
+                                       sizeof (local_mem), &local_mem, NULL);
+  if (status != CL_SUCCESS)
+    {
+      tl_cl_set_error (error, status, "querying the kernel's work-group limits");
+      return FALSE;
+    }
+
+  limits->simd_width       = MAX (1, multiple);
+  limits->max_group_size   = MAX (1, group_size);
+  limits->kernel_local_mem = local_mem;
+
+  return TRUE;
+}

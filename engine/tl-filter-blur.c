@@ -1,0 +1,162 @@
+/* ThreadLens: Gaussian blur, C reference beside the OpenCL path.
+ *
+ * Separable, in premultiplied linear light (GEGL's gaussian-blur works in
+ * "RaGaBaA float" too), clamp-to-edge borders.  Both paths use the same
+ * weights, summed in the same order.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "tl-error.h"
+#include "tl-filter.h"
+#include "tl-run.h"
+
+/* Three standard deviations hold all but 0.3% of the weight. */
+static gint
+tl_blur_radius (gdouble std_dev)
+{
+  return (gint) ceil (3.0 * std_dev);
+}
+
+static gfloat *
+tl_blur_weights (gdouble std_dev,
+                 gint   *radius)
+{
+  gint    r = tl_blur_radius (std_dev);
+  gfloat *weights = g_new (gfloat, 2 * r + 1);
+  gdouble sum = 0.0;
+  gint    i;
+
+  if (r == 0)
+    {
+      weights[0] = 1.0f;
+      *radius = 0;
+      return weights;
+    }
+
+  for (i = -r; i <= r; i++)
+    sum += exp (-(gdouble) i * i / (2.0 * std_dev * std_dev));
+  for (i = -r; i <= r; i++)
+    weights[i + r] = exp (-(gdouble) i * i / (2.0 * std_dev * std_dev)) / sum;
+
+  *radius = r;
+  return weights;
+}
+
+static void
+tl_blur_reference (const TlFilter *filter,
+                   const TlValue  *values,
+                   const TlPixels *pixels)
+{
+  gint              w = pixels->width, h = pixels->height;
+  gint              radius, x, y, i, c;
+  g_autofree gfloat *weights = tl_blur_weights (values[0].v[0], &radius);
+  g_autofree gfloat *tmp     = g_new (gfloat, (gsize) w * h * 4);
+
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++)
+      {
+        gfloat sum[4] = { 0, 0, 0, 0 };
+
+        for (i = -radius; i <= radius; i++)
+          {
+            const gfloat *p = pixels->in + ((gsize) y * w + CLAMP (x + i, 0, w - 1)) * 4;
+
+            for (c = 0; c < 4; c++)
+              sum[c] += weights[i + radius] * p[c];
+          }
+        memcpy (tmp + ((gsize) y * w + x) * 4, sum, sizeof (sum));
+      }
+
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++)
+      {
+        gfloat sum[4] = { 0, 0, 0, 0 };
+
+        for (i = -radius; i <= radius; i++)
+          {
+            const gfloat *p = tmp + ((gsize) CLAMP (y + i, 0, h - 1) * w + x) * 4;
+
+            for (c = 0; c < 4; c++)
+              sum[c] += weights[i + radius] * p[c];
+          }
+        memcpy (pixels->out + ((gsize) y * w + x) * 4, sum, sizeof (sum));
+      }
+}
+
+static gboolean
+tl_blur_run_cl (TlRun         *run,
+                const TlValue *values,
+                GError       **error)
+{
+  const TlPixels    *pixels = tl_run_get_pixels (run);
+  gint               radius;
+  g_autofree gfloat *weights = tl_blur_weights (values[0].v[0], &radius);
+  gsize              size = (gsize) pixels->width * pixels->height * 4 * sizeof (gfloat);
+  cl_kernel          horizontal, vertical;
+  cl_mem             in  = tl_run_get_input (run);
+  cl_mem             out = tl_run_get_output (run);
+  cl_mem             tmp, taps;
+
+  horizontal = tl_run_get_kernel (run, "tl_gaussian_h", error);
+  vertical   = horizontal ? tl_run_get_kernel (run, "tl_gaussian_v", error) : NULL;
+  if (vertical == NULL)
+    return FALSE;
+
+  tmp  = tl_run_new_buffer (run, CL_MEM_READ_WRITE, size, NULL, error);
+  taps = tmp ? tl_run_new_buffer (run, CL_MEM_READ_ONLY,
+                                  sizeof (gfloat) * (2 * radius + 1),
+                                  weights, error) : NULL;
+  if (taps == NULL)
+    return FALSE;
+
+  return (tl_run_set_arg (run, horizontal, 0, sizeof (cl_mem), &in, error) &&
+          tl_run_set_arg (run, horizontal, 1, sizeof (cl_mem), &tmp, error) &&
+          tl_run_set_arg (run, horizontal, 3, sizeof (cl_mem), &taps, error) &&
+          tl_run_set_arg (run, horizontal, 4, sizeof (cl_int), &radius, error) &&
+          tl_run_enqueue (run, horizontal, 2, error) &&
+          tl_run_set_arg (run, vertical, 0, sizeof (cl_mem), &tmp, error) &&
+          tl_run_set_arg (run, vertical, 1, sizeof (cl_mem), &out, error) &&
+          tl_run_set_arg (run, vertical, 3, sizeof (cl_mem), &taps, error) &&
+          tl_run_set_arg (run, vertical, 4, sizeof (cl_int), &radius, error) &&
+          tl_run_enqueue (run, vertical, 2, error));
+}
+
+static const TlParamSpec tl_blur_params[] =
+{
+  {
+    .name        = "std-dev",
+    .label       = "Standard deviation",
+    .description = "Standard deviation of the Gaussian, in pixels",
+    .type        = TL_PARAM_DOUBLE,
+    .min         = 0.0,
+    .max         = 500.0,
+    .n_min       = 1,
+    .n_max       = 1,
+    .n_default   = 1,
+    .defaults    = { 2.0 },
+  },
+};
+
+static const gchar *const tl_blur_kernels[] = { "tl_gaussian_h", "tl_gaussian_v", NULL };
+
+const TlFilter tl_filter_gaussian_blur =
+{
+  .name        = "gaussian-blur",
+  .label       = "Gaussian Blur",
+  .description = "Separable Gaussian blur in linear light, clamp-to-edge "
+                 "borders",
+  .format      = "RaGaBaA float",
+  .default_pixels_per_item = 1,
+  .params      = tl_blur_params,
+  .n_params    = G_N_ELEMENTS (tl_blur_params),
+  .program     = "blur",
+  .kernels     = tl_blur_kernels,
+  .reference   = tl_blur_reference,
+  .run_cl      = tl_blur_run_cl,
+};

@@ -1,0 +1,250 @@
+/* ThreadLens: the filter registry.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "tl-error.h"
+#include "tl-filter.h"
+
+static const TlFilter *const tl_filters[] =
+{
+  &tl_filter_invert,
+  &tl_filter_color_matrix,
+  &tl_filter_gaussian_blur,
+};
+
+const TlFilter *const *
+tl_filter_list (guint *n_filters)
+{
+  if (n_filters)
+    *n_filters = G_N_ELEMENTS (tl_filters);
+
+  return tl_filters;
+}
+
+const TlFilter *
+tl_filter_lookup (const gchar *name,
+                  GError     **error)
+{
+  g_autoptr(GString) known = g_string_new (NULL);
+  guint              i;
+
+  g_return_val_if_fail (name != NULL, NULL);
+
+  for (i = 0; i < G_N_ELEMENTS (tl_filters); i++)
+    {
+      if (strcmp (tl_filters[i]->name, name) == 0)
+        return tl_filters[i];
+      g_string_append_printf (known, "%s%s", i ? ", " : "", tl_filters[i]->name);
+    }
+
+  g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+               "unknown filter '%s' (filters: %s)", name, known->str);
+  return NULL;
+}
+
+const TlParamSpec *
+tl_filter_find_param (const TlFilter *filter,
+                      const gchar    *name,
+                      guint          *index)
+{
+  guint i;
+
+  g_return_val_if_fail (filter != NULL && name != NULL, NULL);
+
+  for (i = 0; i < filter->n_params; i++)
+    if (strcmp (filter->params[i].name, name) == 0)
+      {
+        if (index)
+          *index = i;
+        return &filter->params[i];
+      }
+
+  return NULL;
+}
+
+TlValue *
+tl_filter_default_values (const TlFilter *filter)
+{
+  TlValue *values;
+  guint    i;
+
+  g_return_val_if_fail (filter != NULL, NULL);
+
+  values = g_new0 (TlValue, MAX (1, filter->n_params));
+  for (i = 0; i < filter->n_params; i++)
+    {
+      values[i].n = filter->params[i].n_default;
+      memcpy (values[i].v, filter->params[i].defaults,
+              sizeof (gdouble) * values[i].n);
+    }
+
+  return values;
+}
+
+static gboolean
+tl_filter_check_number (const TlFilter    *filter,
+                        const TlParamSpec *spec,
+                        gdouble            value,
+                        GError           **error)
+{
+  if (! isfinite (value) || value < spec->min || value > spec->max)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                   "%s: %s = %g is out of range [%g, %g]",
+                   filter->name, spec->name, value, spec->min, spec->max);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* TEXT is one number, or for vectors numbers separated by commas or
+ * spaces.  VALUES is left unchanged on error.
+ */
+gboolean
+tl_filter_set_value (const TlFilter *filter,
+                     TlValue        *values,
+                     const gchar    *name,
+                     const gchar    *text,
+                     GError        **error)
+{
+  const TlParamSpec *spec;
+  g_auto(GStrv)      parts = NULL;
+  TlValue            value = { 0 };
+  guint              index, i;
+
+  g_return_val_if_fail (filter != NULL && values != NULL, FALSE);
+  g_return_val_if_fail (name != NULL && text != NULL, FALSE);
+
+  spec = tl_filter_find_param (filter, name, &index);
+  if (spec == NULL)
+    {
+      g_autoptr(GString) known = g_string_new (NULL);
+
+      for (i = 0; i < filter->n_params; i++)
+        g_string_append_printf (known, "%s%s", i ? ", " : "",
+                                filter->params[i].name);
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                   "%s has no parameter '%s' (parameters: %s)", filter->name,
+                   name, filter->n_params ? known->str : "none");
+      return FALSE;
+    }
+
+  parts = g_strsplit_set (text, ", \t", -1);
+  for (i = 0; parts[i]; i++)
+    {
+      gchar  *end;
+      gdouble number;
+
+      if (parts[i][0] == '\0')
+        continue;
+
+      number = g_ascii_strtod (parts[i], &end);
+      if (*end != '\0' || end == parts[i])
+        {
+          g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                       "%s: %s: '%s' is not a number", filter->name,
+                       spec->name, parts[i]);
+          return FALSE;
+        }
+      if (value.n == TL_VALUE_MAX || value.n == spec->n_max)
+        {
+          value.n = spec->n_max + 1;
+          break;
+        }
+      if (! tl_filter_check_number (filter, spec, number, error))
+        return FALSE;
+      value.v[value.n++] = number;
+    }
+
+  if (value.n < spec->n_min || value.n > spec->n_max)
+    {
+      if (spec->n_min == spec->n_max)
+        g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                     "%s: %s takes %u number%s, not %s%u", filter->name,
+                     spec->name, spec->n_min, spec->n_min == 1 ? "" : "s",
+                     value.n > spec->n_max ? "more than " : "",
+                     MIN (value.n, spec->n_max));
+      else
+        g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                     "%s: %s takes %u or %u numbers, not %s%u", filter->name,
+                     spec->name, spec->n_min, spec->n_max,
+                     value.n > spec->n_max ? "more than " : "",
+                     MIN (value.n, spec->n_max));
+      return FALSE;
+    }
+
+  values[index] = value;
+  return TRUE;
+}
+
+/* "name=value", as given to --set. */
+gboolean
+tl_filter_parse_assignment (const TlFilter *filter,
+                            TlValue        *values,
+                            const gchar    *assignment,
+                            GError        **error)
+{
+  const gchar      *equals;
+  g_autofree gchar *name = NULL;
+
+  g_return_val_if_fail (assignment != NULL, FALSE);
+
+  equals = strchr (assignment, '=');
+  if (equals == NULL || equals == assignment)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                   "bad parameter setting '%s' (expected NAME=VALUE)",
+                   assignment);
+      return FALSE;
+    }
+
+  name = g_strndup (assignment, equals - assignment);
+  return tl_filter_set_value (filter, values, name, equals + 1, error);
+}
+
+/* Ranges are checked when values are set; this catches values built by
+ * hand (the GIMP hosts) and the filters' own cross-checks.
+ */
+gboolean
+tl_filter_check_values (const TlFilter *filter,
+                        const TlValue  *values,
+                        GError        **error)
+{
+  guint i, j;
+
+  g_return_val_if_fail (filter != NULL && values != NULL, FALSE);
+
+  for (i = 0; i < filter->n_params; i++)
+    {
+      const TlParamSpec *spec = &filter->params[i];
+
+      if (values[i].n < spec->n_min || values[i].n > spec->n_max)
+        {
+          g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                       "%s: %s has %u numbers, expected %u to %u",
+                       filter->name, spec->name, values[i].n, spec->n_min,
+                       spec->n_max);
+          return FALSE;
+        }
+      for (j = 0; j < values[i].n; j++)
+        if (! tl_filter_check_number (filter, spec, values[i].v[j], error))
+          return FALSE;
+    }
+
+  return filter->check == NULL || filter->check (filter, values, error);
+}
+
+void
+tl_filter_reference (const TlFilter *filter,
+                     const TlValue  *values,
+                     const TlPixels *pixels)
+{
+  g_return_if_fail (filter != NULL && values != NULL && pixels != NULL);
+
+  filter->reference (filter, values, pixels);
+}

@@ -1,0 +1,124 @@
+/* ThreadLens: the filter registry.
+ *
+ * Each filter names its parameters (with ranges and defaults), its working
+ * pixel format, its default pixels per work-item, a plain C reference and
+ * an OpenCL path.  Front ends (command line, GIMP hosts, dialog) are built
+ * from this table, so a new filter needs no front-end change.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef TL_FILTER_H
+#define TL_FILTER_H
+
+#include <glib.h>
+
+#include "tl-cl.h"
+#include "tl-plan.h"
+
+G_BEGIN_DECLS
+
+#define TL_VALUE_MAX 20
+
+typedef enum
+{
+  TL_PARAM_DOUBLE,      /* one number */
+  TL_PARAM_VECTOR       /* a list of numbers, n_min..n_max of them */
+} TlParamType;
+
+typedef struct
+{
+  const gchar *name;            /* "std-dev": the PDB and --set name */
+  const gchar *label;
+  const gchar *description;
+  TlParamType  type;
+  gdouble      min, max;        /* for each number */
+  guint        n_min, n_max;    /* how many numbers (1 for TL_PARAM_DOUBLE) */
+  guint        n_default;
+  gdouble      defaults[TL_VALUE_MAX];
+} TlParamSpec;
+
+typedef struct
+{
+  guint   n;
+  gdouble v[TL_VALUE_MAX];
+} TlValue;
+
+typedef struct _TlFilter TlFilter;
+
+/* A filter's image: interleaved 4-channel float pixels in its format. */
+typedef struct
+{
+  guint         width;
+  guint         height;
+  const gfloat *in;
+  gfloat       *out;
+} TlPixels;
+
+/* Timing of the OpenCL work of one run, from event profiling. */
+typedef struct
+{
+  gdouble kernel_ms;            /* all launches, first start to last end */
+  gdouble upload_ms;
+  gdouble download_ms;
+  guint   launches;
+} TlRunTimes;
+
+typedef struct _TlRun TlRun;
+
+struct _TlFilter
+{
+  const gchar        *name;
+  const gchar        *label;
+  const gchar        *description;
+  const gchar        *format;             /* babl format name, 4 floats */
+  guint               default_pixels_per_item;
+  const TlParamSpec  *params;
+  guint               n_params;
+  const gchar        *program;            /* kernels/<program>.cl */
+  const gchar *const *kernels;            /* NULL-terminated */
+
+  /* Checks values beyond their ranges (NULL: nothing to check). */
+  gboolean (* check)     (const TlFilter  *filter,
+                          const TlValue   *values,
+                          GError         **error);
+  void     (* reference) (const TlFilter  *filter,
+                          const TlValue   *values,
+                          const TlPixels  *pixels);
+  gboolean (* run_cl)    (TlRun           *run,
+                          const TlValue   *values,
+                          GError         **error);
+};
+
+const TlFilter *const *tl_filter_list            (guint           *n_filters);
+const TlFilter       *tl_filter_lookup           (const gchar     *name,
+                                                  GError         **error);
+const TlParamSpec    *tl_filter_find_param       (const TlFilter  *filter,
+                                                  const gchar     *name,
+                                                  guint           *index);
+
+TlValue              *tl_filter_default_values   (const TlFilter  *filter);
+gboolean              tl_filter_set_value        (const TlFilter  *filter,
+                                                  TlValue         *values,
+                                                  const gchar     *name,
+                                                  const gchar     *text,
+                                                  GError         **error);
+gboolean              tl_filter_parse_assignment (const TlFilter  *filter,
+                                                  TlValue         *values,
+                                                  const gchar     *assignment,
+                                                  GError         **error);
+gboolean              tl_filter_check_values     (const TlFilter  *filter,
+                                                  const TlValue   *values,
+                                                  GError         **error);
+void                  tl_filter_reference        (const TlFilter  *filter,
+                                                  const TlValue   *values,
+                                                  const TlPixels  *pixels);
+
+/* Filter families register themselves here. */
+extern const TlFilter tl_filter_invert;
+extern const TlFilter tl_filter_color_matrix;
+extern const TlFilter tl_filter_gaussian_blur;
+
+G_END_DECLS
+
+#endif /* TL_FILTER_H */

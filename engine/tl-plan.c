@@ -1,0 +1,433 @@
+/* ThreadLens: the dispatch planner.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tl-error.h"
+#include "tl-plan.h"
+
+static const gchar *const tl_mode_names[] =
+{
+  [TL_MODE_UNIFORM]     = "uniform",
+  [TL_MODE_NON_UNIFORM] = "non-uniform",
+  [TL_MODE_EMULATED]    = "emulated"
+};
+
+static guint
+tl_plan_div_up (guint a,
+                guint b)
+{
+  return a / b + (a % b != 0);
+}
+
+void
+tl_choice_init (TlChoice *choice)
+{
+  g_return_if_fail (choice != NULL);
+
+  memset (choice, 0, sizeof (*choice));
+  choice->shape_kind      = TL_SHAPE_AUTO;
+  choice->mode            = TL_MODE_UNIFORM;
+  choice->swizzle         = 0;
+  choice->pixels_per_item = 1;
+}
+
+const gchar *
+tl_mode_to_string (TlMode mode)
+{
+  g_return_val_if_fail (mode <= TL_MODE_EMULATED, NULL);
+
+  return tl_mode_names[mode];
+}
+
+gboolean
+tl_mode_from_string (const gchar *text,
+                     TlMode      *mode,
+                     GError     **error)
+{
+  guint i;
+
+  g_return_val_if_fail (text != NULL && mode != NULL, FALSE);
+
+  for (i = 0; i < G_N_ELEMENTS (tl_mode_names); i++)
+    if (g_ascii_strcasecmp (text, tl_mode_names[i]) == 0)
+      {
+        *mode = i;
+        return TRUE;
+      }
+
+  g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+               "unknown dispatch mode '%s' (expected uniform, non-uniform "
+               "or emulated)", text);
+  return FALSE;
+}
+
+/* Accepts "auto", "seed" or "WxH" with both sides positive integers. */
+gboolean
+tl_shape_from_string (const gchar *text,
+                      TlChoice    *choice,
+                      GError     **error)
+{
+  guint64  w, h;
+  gchar   *end;
+
+  g_return_val_if_fail (text != NULL && choice != NULL, FALSE);
+
+  if (g_ascii_strcasecmp (text, "auto") == 0)
+    {
+      choice->shape_kind = TL_SHAPE_AUTO;
+      return TRUE;
+    }
+  if (g_ascii_strcasecmp (text, "seed") == 0)
+    {
+      choice->shape_kind = TL_SHAPE_SEED;
+      return TRUE;
+    }
+  if (g_ascii_strcasecmp (text, "driver") == 0)
+    {
+      choice->shape_kind = TL_SHAPE_DRIVER;
+      return TRUE;
+    }
+
+  if (! g_ascii_isdigit (text[0]))
+    goto bad;
+  w = g_ascii_strtoull (text, &end, 10);
+  if (*end != 'x' && *end != 'X')
+    goto bad;
+  if (! g_ascii_isdigit (end[1]))
+    goto bad;
+  h = g_ascii_strtoull (end + 1, &end, 10);
+  if (*end != '\0')
+    goto bad;
+  if (w == 0 || h == 0)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                   "work-group shape '%s' is empty: both sides must be at "
+                   "least 1", text);
+      return FALSE;
+    }
+  if (w > G_MAXUINT16 || h > G_MAXUINT16)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
+                   "work-group shape '%s' is larger than any OpenCL device "
+                   "allows (at most 65535 on a side)", text);
+      return FALSE;
+    }
+
+  choice->shape_kind = TL_SHAPE_CUSTOM;
+  choice->shape[0]   = w;
+  choice->shape[1]   = h;
+  return TRUE;
+
+ bad:
+  g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+               "bad work-group shape '%s' (expected auto, seed, driver or "
+               "WxH, e.g. 32x8)", text);
+  return FALSE;
+}
+
+/* Seed 004's thread-group ID swizzle, with the last partial tile handled as
+ * in the corrected version: tiles are N groups wide and the full grid
+ * high; groups are numbered row-major and walk each tile row by row.
+ */
+void
+tl_plan_swizzle (guint  grid_x,
+                 guint  grid_y,
+                 guint  tile_width,
+                 guint  gx,
+                 guint  gy,
+                 guint *out_gx,
+                 guint *out_gy)
+{
+  guint64 flat, per_tile, tile, local, width, swizzled;
+
+  g_return_if_fail (out_gx != NULL && out_gy != NULL);
+
+  if (tile_width == 0 || gx >= grid_x || gy >= grid_y)
+    {
+      *out_gx = gx;
+      *out_gy = gy;
+      return;
+    }
+
+  flat     = (guint64) grid_x * gy + gx;
+  per_tile = (guint64) tile_width * grid_y;
+  tile     = flat / per_tile;
+  local    = flat % per_tile;
+
+  if (tile < grid_x / tile_width)
+    width = tile_width;
+  else
+    width = MAX (1, grid_x % tile_width);
+
+  swizzled = tile * tile_width + (local / width) * grid_x + local % width;
+
+  *out_gx = swizzled % grid_x;
+  *out_gy = swizzled / grid_x;
+}
+
+static gboolean
+tl_plan_pick_shape (const TlLimits *limits,
+                    const TlChoice *choice,
+                    TlPlan         *plan,
+                    GError        **error)
+{
+  guint   w, h;
+  guint64 size;
+
+  if (choice->shape_kind == TL_SHAPE_CUSTOM)
+    {
+      w = choice->shape[0];
+      h = choice->shape[1];
+      plan->shape_rule = "custom shape";
+
+      if (w == 0 || h == 0)
+        {
+          g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                       "work-group shape %ux%u is empty: both sides must be "
+                       "at least 1", w, h);
+          return FALSE;
+        }
+    }
+  else
+    {
+      /* Seed 000: as wide as the SIMD width, as tall as the kernel allows. */
+      w = MIN (limits->simd_width, limits->max_group_size);
+      h = MAX (1, limits->max_group_size / w);
+      plan->shape_rule = (choice->shape_kind == TL_SHAPE_AUTO ?
+                          "auto: seed rule w = P, h = M / P" :
+                          "seed rule w = P, h = M / P");
+      if (limits->max_item_size[1] && h > limits->max_item_size[1])
+        {
+          h = limits->max_item_size[1];
+          plan->shape_rule = "seed rule w = P, h = M / P, h cut to the "
+                             "device's limit in y";
+        }
+    }
+
+  size = (guint64) w * h;
+  if (size > limits->max_group_size)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
+                   "work-group shape %ux%u has %" G_GUINT64_FORMAT
+                   " work-items, over the kernel's maximum work-group size "
+                   "M = %u (CL_KERNEL_WORK_GROUP_SIZE)",
+                   w, h, size, limits->max_group_size);
+      return FALSE;
+    }
+  if (limits->max_item_size[0] && w > limits->max_item_size[0])
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
+                   "work-group width %u is over the device's limit of %u "
+                   "work-items in x (CL_DEVICE_MAX_WORK_ITEM_SIZES)",
+                   w, limits->max_item_size[0]);
+      return FALSE;
+    }
+  if (limits->max_item_size[1] && h > limits->max_item_size[1])
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
+                   "work-group height %u is over the device's limit of %u "
+                   "work-items in y (CL_DEVICE_MAX_WORK_ITEM_SIZES)",
+                   h, limits->max_item_size[1]);
+      return FALSE;
+    }
+  if (limits->local_mem_size &&
+      limits->kernel_local_mem + size * limits->local_mem_per_item >
+      limits->local_mem_size)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
+                   "work-group shape %ux%u needs %" G_GUINT64_FORMAT
+                   " bytes of local memory, over the device's "
+                   "%" G_GUINT64_FORMAT " (CL_DEVICE_LOCAL_MEM_SIZE)",
+                   w, h,
+                   limits->kernel_local_mem + size * limits->local_mem_per_item,
+                   limits->local_mem_size);
+      return FALSE;
+    }
+
+  plan->local[0] = w;
+  plan->local[1] = h;
+  return TRUE;
+}
+
+static void
+tl_plan_add_launch (TlPlan *plan,
+                    gsize   offset_x,
+                    gsize   offset_y,
+                    gsize   global_x,
+                    gsize   global_y,
+                    gsize   local_x,
+                    gsize   local_y)
+{
+  TlLaunch *launch;
+
+  if (global_x == 0 || global_y == 0)
+    return;
+
+  g_assert (plan->n_launches < TL_PLAN_MAX_LAUNCHES);
+  launch = &plan->launches[plan->n_launches++];
+
+  launch->offset[0]     = offset_x;
+  launch->offset[1]     = offset_y;
+  launch->global[0]     = global_x;
+  launch->global[1]     = global_y;
+  launch->local[0]      = local_x;
+  launch->local[1]      = local_y;
+  launch->group_base[0] = offset_x / plan->local[0];
+  launch->group_base[1] = offset_y / plan->local[1];
+}
+
+/* The baseline every explicit rule is measured against: an exact grid and
+ * a NULL local size, so the driver picks the groups and the kernels index
+ * by global ID alone.
+ */
+static gboolean
+tl_plan_driver (const TlChoice *choice,
+                guint           width,
+                guint           height,
+                TlPlan         *plan,
+                GError        **error)
+{
+  TlLaunch *launch = &plan->launches[0];
+
+  if (choice->swizzle)
+    {
+      g_set_error_literal (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                           "the driver's shape cannot be swizzled: the "
+                           "work-group size is unknown to ThreadLens");
+      return FALSE;
+    }
+
+  plan->width           = width;
+  plan->height          = height;
+  plan->pixels_per_item = choice->pixels_per_item;
+  plan->items[0]        = tl_plan_div_up (width, choice->pixels_per_item);
+  plan->items[1]        = height;
+  plan->threads         = (guint64) plan->items[0] * plan->items[1];
+  plan->pixels          = (guint64) width * height;
+  plan->mode            = choice->mode;
+  plan->shape_rule      = "driver's choice (local size NULL)";
+  plan->n_launches      = 1;
+  launch->global[0]     = plan->items[0];
+  launch->global[1]     = plan->items[1];
+  return TRUE;
+}
+
+gboolean
+tl_plan_compute (const TlLimits *limits,
+                 const TlChoice *choice,
+                 guint           width,
+                 guint           height,
+                 TlPlan         *plan,
+                 GError        **error)
+{
+  guint w, h, ix, iy, fx, fy, rx, ry;
+
+  g_return_val_if_fail (limits != NULL && choice != NULL, FALSE);
+  g_return_val_if_fail (plan != NULL, FALSE);
+  g_return_val_if_fail (limits->simd_width > 0, FALSE);
+  g_return_val_if_fail (limits->max_group_size > 0, FALSE);
+  g_return_val_if_fail (choice->mode <= TL_MODE_EMULATED, FALSE);
+
+  memset (plan, 0, sizeof (*plan));
+
+  if (width == 0 || height == 0)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                   "the region %ux%u is empty", width, height);
+      return FALSE;
+    }
+  if (choice->pixels_per_item == 0)
+    {
+      g_set_error_literal (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                           "pixels per work-item must be at least 1");
+      return FALSE;
+    }
+
+  if (choice->shape_kind == TL_SHAPE_DRIVER)
+    return tl_plan_driver (choice, width, height, plan, error);
+
+  if (! tl_plan_pick_shape (limits, choice, plan, error))
+    return FALSE;
+
+  w  = plan->local[0];
+  h  = plan->local[1];
+  ix = tl_plan_div_up (width, choice->pixels_per_item);
+  iy = height;
+  fx = ix / w;
+  fy = iy / h;
+  rx = ix % w;
+  ry = iy % h;
+
+  plan->width           = width;
+  plan->height          = height;
+  plan->pixels_per_item = choice->pixels_per_item;
+  plan->items[0]        = ix;
+  plan->items[1]        = iy;
+  plan->groups[0]       = tl_plan_div_up (ix, w);
+  plan->groups[1]       = tl_plan_div_up (iy, h);
+  plan->full_groups[0]  = fx;
+  plan->full_groups[1]  = fy;
+  plan->group_count     = (guint64) plan->groups[0] * plan->groups[1];
+  plan->pixels          = (guint64) width * height;
+  plan->mode            = choice->mode;
+  plan->swizzle         = choice->swizzle;
+
+  if (choice->mode == TL_MODE_UNIFORM)
+    {
+      tl_plan_add_launch (plan, 0, 0,
+                          (gsize) plan->groups[0] * w,
+                          (gsize) plan->groups[1] * h, w, h);
+      plan->threads = plan->group_count * w * h;
+      /* Every group is full size, so the swizzle may move any of them. */
+      plan->swizzle_grid[0] = plan->groups[0];
+      plan->swizzle_grid[1] = plan->groups[1];
+    }
+  else
+    {
+      if (choice->mode == TL_MODE_NON_UNIFORM && limits->native_non_uniform)
+        {
+          tl_plan_add_launch (plan, 0, 0, ix, iy, w, h);
+        }
+      else
+        {
+          /* Body, right strip, bottom strip, corner (seed 003's F). */
+          plan->emulated = TRUE;
+          tl_plan_add_launch (plan, 0, 0, (gsize) fx * w, (gsize) fy * h, w, h);
+          tl_plan_add_launch (plan, (gsize) fx * w, 0, rx, (gsize) fy * h, rx, h);
+          tl_plan_add_launch (plan, 0, (gsize) fy * h, (gsize) fx * w, ry, w, ry);
+          tl_plan_add_launch (plan, (gsize) fx * w, (gsize) fy * h, rx, ry, rx, ry);
+        }
+      plan->threads = (guint64) ix * iy;
+      /* Edge groups are smaller: only full groups can trade places. */
+      plan->swizzle_grid[0] = fx;
+      plan->swizzle_grid[1] = fy;
+    }
+
+  plan->idle_threads = plan->threads - (guint64) ix * iy;
+  return TRUE;
+}
+
+gchar *
+tl_plan_describe_mode (const TlPlan *plan)
+{
+  g_return_val_if_fail (plan != NULL, NULL);
+
+  switch (plan->mode)
+    {
+    case TL_MODE_UNIFORM:
+      return g_strdup ("uniform");
+    case TL_MODE_NON_UNIFORM:
+      return g_strdup (plan->emulated ?
+                       "non-uniform (emulated: the device has no native "
+                       "non-uniform work-groups)" :
+                       "non-uniform (native)");
+    case TL_MODE_EMULATED:
+      return g_strdup ("emulated (forced)");
+    }
+  g_return_val_if_reached (NULL);
+}

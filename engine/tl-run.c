@@ -1,0 +1,343 @@
+/* ThreadLens: running a filter's kernels under a dispatch plan.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "tl-error.h"
+#include "tl-run.h"
+
+struct _TlRun
+{
+  TlContext      *context;
+  const TlFilter *filter;
+  const TlPixels *pixels;
+  TlPlan          plan;
+  cl_mem          input;
+  cl_mem          output;
+  GPtrArray      *buffers;     /* every cl_mem of the run, released at end */
+  GPtrArray      *launches;    /* kernel events, for timing */
+};
+
+static void
+tl_run_release_event (gpointer event)
+{
+  clReleaseEvent (event);
+}
+
+static void
+tl_run_release_buffer (gpointer buffer)
+{
+  clReleaseMemObject (buffer);
+}
+
+TlContext *
+tl_run_get_context (TlRun *run)
+{
+  return run->context;
+}
+
+const TlPlan *
+tl_run_get_plan (TlRun *run)
+{
+  return &run->plan;
+}
+
+const TlPixels *
+tl_run_get_pixels (TlRun *run)
+{
+  return run->pixels;
+}
+
+cl_mem
+tl_run_get_input (TlRun *run)
+{
+  return run->input;
+}
+
+cl_mem
+tl_run_get_output (TlRun *run)
+{
+  return run->output;
+}
+
+cl_mem
+tl_run_new_buffer (TlRun        *run,
+                   cl_mem_flags  flags,
+                   gsize         size,
+                   const void   *data,
+                   GError      **error)
+{
+  const TlDevice *device = tl_context_get_device (run->context);
+  cl_int          status = CL_SUCCESS;
+  cl_mem          buffer;
+
+  if (device->max_alloc_size && size > device->max_alloc_size)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
+                   "the image needs %.1f MiB in one device buffer, over "
+                   "%s's limit of %.1f MiB (CL_DEVICE_MAX_MEM_ALLOC_SIZE)",
+                   size / 1048576.0, device->name,
+                   device->max_alloc_size / 1048576.0);
+      return NULL;
+    }
+
+  if (data)
+    flags |= CL_MEM_COPY_HOST_PTR;
+  buffer = clCreateBuffer (tl_context_get_cl (run->context), flags, size,
+                           (void *) data, &status);
+  if (status != CL_SUCCESS)
+    {
+      tl_cl_set_error (error, status, "allocating a device buffer");
+      return NULL;
+    }
+
+  g_ptr_array_add (run->buffers, buffer);
+  return buffer;
+}
+
+cl_kernel
+tl_run_get_kernel (TlRun       *run,
+                   const gchar *kernel_name,
+                   GError     **error)
+{
+  return tl_context_get_kernel (run->context, run->filter->program,
+                                kernel_name, error);
+}
+
+gboolean
+tl_run_set_arg (TlRun       *run,
+                cl_kernel    kernel,
+                guint        index,
+                gsize        size,
+                const void  *value,
+                GError     **error)
+{
+  cl_int status = clSetKernelArg (kernel, index, size, value);
+
+  if (status != CL_SUCCESS)
+    {
+      g_autofree gchar *what = g_strdup_printf ("setting argument %u of a %s "
+                                                "kernel", index,
+                                                run->filter->name);
+
+      tl_cl_set_error (error, status, what);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Issues every launch of the plan; argument DISPATCH_ARG of the kernel
+ * receives each launch's TlDispatch.
+ */
+gboolean
+tl_run_enqueue (TlRun     *run,
+                cl_kernel  kernel,
+                guint      dispatch_arg,
+                GError   **error)
+{
+  const TlPlan *plan = &run->plan;
+  TlDispatch    dispatch;
+  guint         i;
+
+  memset (&dispatch, 0, sizeof (dispatch));
+  dispatch.width           = plan->width;
+  dispatch.height          = plan->height;
+  dispatch.stride          = plan->width;
+  dispatch.pixels_per_item = plan->pixels_per_item;
+  dispatch.group_w         = plan->local[0];
+  dispatch.group_h         = plan->local[1];
+  dispatch.swizzle_gx      = plan->swizzle_grid[0];
+  dispatch.swizzle_gy      = plan->swizzle_grid[1];
+  dispatch.swizzle         = plan->swizzle;
+
+  for (i = 0; i < plan->n_launches; i++)
+    {
+      const TlLaunch *launch = &plan->launches[i];
+      cl_event        event  = NULL;
+      cl_int          status;
+
+      dispatch.base_x = launch->group_base[0];
+      dispatch.base_y = launch->group_base[1];
+      if (! tl_run_set_arg (run, kernel, dispatch_arg, sizeof (dispatch),
+                            &dispatch, error))
+        return FALSE;
+
+      status = clEnqueueNDRangeKernel (tl_context_get_queue (run->context),
+                                       kernel, 2, launch->offset,
+                                       launch->global,
+                                       launch->local[0] ? launch->local : NULL,
+                                       0, NULL, &event);
+      if (status != CL_SUCCESS)
+        {
+          g_autofree gchar *what =
+            g_strdup_printf ("launch %u of %u (%zux%zu items in groups of "
+                             "%zux%zu at offset %zu,%zu)",
+                             i + 1, plan->n_launches,
+                             launch->global[0], launch->global[1],
+                             launch->local[0], launch->local[1],
+                             launch->offset[0], launch->offset[1]);
+
+          tl_cl_set_error (error, status, what);
+          return FALSE;
+        }
+      g_ptr_array_add (run->launches, event);
+    }
+
+  return TRUE;
+}
+
+/* One plan serves every kernel of the filter: M is the smallest of the
+ * kernels' limits, P the first kernel's.
+ */
+gboolean
+tl_run_plan_filter (TlContext      *context,
+                    const TlFilter *filter,
+                    const TlChoice *choice,
+                    guint           width,
+                    guint           height,
+                    TlLimits       *limits,
+                    TlPlan         *plan,
+                    GError        **error)
+{
+  TlChoice resolved = *choice;
+  guint    i;
+
+  g_return_val_if_fail (context != NULL && filter != NULL, FALSE);
+  g_return_val_if_fail (choice != NULL && limits != NULL, FALSE);
+
+  for (i = 0; filter->kernels[i]; i++)
+    {
+      TlLimits  kernel_limits;
+      cl_kernel kernel = tl_context_get_kernel (context, filter->program,
+                                                filter->kernels[i], error);
+
+      if (kernel == NULL ||
+          ! tl_context_kernel_limits (context, kernel, &kernel_limits, error))
+        return FALSE;
+
+      if (i == 0)
+        {
+          *limits = kernel_limits;
+        }
+      else
+        {
+          limits->max_group_size   = MIN (limits->max_group_size,
+                                          kernel_limits.max_group_size);
+          limits->kernel_local_mem = MAX (limits->kernel_local_mem,
+                                          kernel_limits.kernel_local_mem);
+        }
+    }
+
+  if (resolved.pixels_per_item == 0)
+    resolved.pixels_per_item = filter->default_pixels_per_item;
+
+  return tl_plan_compute (limits, &resolved, width, height, plan, error);
+}
+
+static gdouble
+tl_run_event_ms (cl_event        first,
+                 cl_event        last)
+{
+  cl_ulong start = 0, end = 0;
+
+  if (clGetEventProfilingInfo (first, CL_PROFILING_COMMAND_START,
+                               sizeof (start), &start, NULL) != CL_SUCCESS ||
+      clGetEventProfilingInfo (last, CL_PROFILING_COMMAND_END,
+                               sizeof (end), &end, NULL) != CL_SUCCESS ||
+      end < start)
+    return 0.0;
+
+  return (end - start) / 1e6;
+}
+
+gboolean
+tl_run_filter (TlContext       *context,
+               const TlFilter  *filter,
+               const TlValue   *values,
+               const TlChoice  *choice,
+               const TlPixels  *pixels,
+               TlPlan          *plan,
+               TlRunTimes      *times,
+               GError         **error)
+{
+  TlRun    run = { 0 };
+  TlLimits limits;
+  gsize    size;
+  cl_event upload = NULL, download = NULL;
+  cl_int   status;
+  gboolean ok = FALSE;
+
+  g_return_val_if_fail (context != NULL && filter != NULL, FALSE);
+  g_return_val_if_fail (values != NULL && choice != NULL, FALSE);
+  g_return_val_if_fail (pixels != NULL && pixels->in && pixels->out, FALSE);
+
+  if (! tl_filter_check_values (filter, values, error))
+    return FALSE;
+
+  run.context  = context;
+  run.filter   = filter;
+  run.pixels   = pixels;
+  run.buffers  = g_ptr_array_new_with_free_func (tl_run_release_buffer);
+  run.launches = g_ptr_array_new_with_free_func (tl_run_release_event);
+
+  if (! tl_run_plan_filter (context, filter, choice, pixels->width,
+                            pixels->height, &limits, &run.plan, error))
+    goto out;
+
+  size = (gsize) pixels->width * pixels->height * 4 * sizeof (gfloat);
+  run.input  = tl_run_new_buffer (&run, CL_MEM_READ_ONLY, size, NULL, error);
+  run.output = run.input ? tl_run_new_buffer (&run, CL_MEM_READ_WRITE, size,
+                                              NULL, error) : NULL;
+  if (run.output == NULL)
+    goto out;
+
+  status = clEnqueueWriteBuffer (tl_context_get_queue (context), run.input,
+                                 CL_FALSE, 0, size, pixels->in, 0, NULL,
+                                 &upload);
+  if (status != CL_SUCCESS)
+    {
+      tl_cl_set_error (error, status, "copying the image to the device");
+      goto out;
+    }
+
+  if (! filter->run_cl (&run, values, error))
+    goto out;
+
+  status = clEnqueueReadBuffer (tl_context_get_queue (context), run.output,
+                                CL_TRUE, 0, size, pixels->out, 0, NULL,
+                                &download);
+  if (status != CL_SUCCESS)
+    {
+      tl_cl_set_error (error, status, "reading the result from the device");
+      goto out;
+    }
+
+  if (times)
+    {
+      memset (times, 0, sizeof (*times));
+      times->launches = run.launches->len;
+      if (run.launches->len)
+        times->kernel_ms = tl_run_event_ms (g_ptr_array_index (run.launches, 0),
+                                            g_ptr_array_index (run.launches,
+                                                               run.launches->len - 1));
+      times->upload_ms   = tl_run_event_ms (upload, upload);
+      times->download_ms = tl_run_event_ms (download, download);
+    }
+  ok = TRUE;
+
+ out:
+  if (! ok)
+    clFinish (tl_context_get_queue (context));
+  if (plan)
+    *plan = run.plan;
+  if (upload)
+    clReleaseEvent (upload);
+  if (download)
+    clReleaseEvent (download);
+  g_ptr_array_unref (run.launches);
+  g_ptr_array_unref (run.buffers);
+  return ok;
+}

@@ -1,0 +1,81 @@
+/* ThreadLens: running a filter's kernels under a dispatch plan.
+ *
+ * A TlRun holds one filter application: the plan, the device buffers and
+ * the timings.  Filters' OpenCL paths enqueue their passes through
+ * tl_run_enqueue (), which issues every launch of the plan with the right
+ * TlDispatch, so no filter handles dispatch modes itself.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef TL_RUN_H
+#define TL_RUN_H
+
+#include "tl-cl.h"
+#include "tl-filter.h"
+#include "tl-plan.h"
+
+G_BEGIN_DECLS
+
+/* Mirrors TlDispatch in kernels/tl-index.h, field for field. */
+typedef struct
+{
+  cl_int width;
+  cl_int height;
+  cl_int stride;
+  cl_int pixels_per_item;
+  cl_int group_w;
+  cl_int group_h;
+  cl_int base_x;
+  cl_int base_y;
+  cl_int swizzle_gx;
+  cl_int swizzle_gy;
+  cl_int swizzle;
+  cl_int reserved;
+} TlDispatch;
+
+gboolean          tl_run_filter          (TlContext       *context,
+                                          const TlFilter  *filter,
+                                          const TlValue   *values,
+                                          const TlChoice  *choice,
+                                          const TlPixels  *pixels,
+                                          TlPlan          *plan,
+                                          TlRunTimes      *times,
+                                          GError         **error);
+gboolean          tl_run_plan_filter     (TlContext       *context,
+                                          const TlFilter  *filter,
+                                          const TlChoice  *choice,
+                                          guint            width,
+                                          guint            height,
+                                          TlLimits        *limits,
+                                          TlPlan          *plan,
+                                          GError         **error);
+
+/* For filters' run_cl. */
+TlContext        *tl_run_get_context     (TlRun           *run);
+const TlPlan     *tl_run_get_plan        (TlRun           *run);
+const TlPixels   *tl_run_get_pixels      (TlRun           *run);
+cl_mem            tl_run_get_input       (TlRun           *run);
+cl_mem            tl_run_get_output      (TlRun           *run);
+cl_mem            tl_run_new_buffer      (TlRun           *run,
+                                          cl_mem_flags     flags,
+                                          gsize            size,
+                                          const void      *data,
+                                          GError         **error);
+cl_kernel         tl_run_get_kernel      (TlRun           *run,
+                                          const gchar     *kernel_name,
+                                          GError         **error);
+gboolean          tl_run_set_arg         (TlRun           *run,
+                                          cl_kernel        kernel,
+                                          guint            index,
+                                          gsize            size,
+                                          const void      *value,
+                                          GError         **error);
+gboolean          tl_run_enqueue         (TlRun           *run,
+                                          cl_kernel        kernel,
+                                          guint            dispatch_arg,
+                                          GError         **error);
+
+G_END_DECLS
+
+#endif /* TL_RUN_H */

@@ -1,0 +1,438 @@
+/* ThreadLens tests: the threadlens command line, run as users run it.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "tl-filter.h"
+#include "tl-image.h"
+
+static gchar *work_dir;
+
+typedef struct
+{
+  gint   status;
+  gchar *out;
+  gchar *err;
+} Result;
+
+static void
+result_clear (Result *r)
+{
+  g_free (r->out);
+  g_free (r->err);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Result, result_clear)
+
+/* Runs threadlens with the arguments, NULL-terminated. */
+static void
+run_cli (Result      *r,
+         const gchar *first,
+         ...)
+{
+  g_autoptr(GPtrArray) argv  = g_ptr_array_new ();
+  g_autoptr(GError)    error = NULL;
+  const gchar         *bin   = g_getenv ("THREADLENS_BIN");
+  const gchar         *arg;
+  va_list              args;
+
+  g_assert_nonnull (bin);
+  g_ptr_array_add (argv, (gpointer) bin);
+  va_start (args, first);
+  for (arg = first; arg; arg = va_arg (args, const gchar *))
+    g_ptr_array_add (argv, (gpointer) arg);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+
+  memset (r, 0, sizeof (*r));
+  g_assert_true (g_spawn_sync (NULL, (gchar **) argv->pdata, NULL, 0, NULL,
+                               NULL, &r->out, &r->err, &r->status, &error));
+  g_assert_no_error (error);
+}
+
+static gint
+exit_code (const Result *r)
+{
+  return g_spawn_check_wait_status (r->status, NULL) ? 0 : WEXITSTATUS (r->status);
+}
+
+static gchar *
+photo (const gchar *name)
+{
+  return g_test_build_filename (G_TEST_DIST, "images", name, NULL);
+}
+
+static gchar *
+output (const gchar *name)
+{
+  return g_build_filename (work_dir, name, NULL);
+}
+
+static JsonObject *
+parse_object (JsonParser  *parser,
+              const gchar *text)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (json_parser_load_from_data (parser, text, -1, &error));
+  g_assert_no_error (error);
+  return json_node_get_object (json_parser_get_root (parser));
+}
+
+static gint64
+pair_element (JsonObject  *object,
+              const gchar *member,
+              guint        i)
+{
+  return json_array_get_int_element (json_object_get_array_member (object, member), i);
+}
+
+static void
+test_help_version (void)
+{
+  g_auto(Result) r;
+
+  run_cli (&r, "--help", NULL);
+  g_assert_cmpint (exit_code (&r), ==, 0);
+  g_assert_nonnull (strstr (r.out, "apply"));
+  g_assert_nonnull (strstr (r.out, "plan"));
+  result_clear (&r);
+
+  run_cli (&r, "--version", NULL);
+  g_assert_cmpint (exit_code (&r), ==, 0);
+  g_assert_true (g_str_has_prefix (r.out, "threadlens " PACKAGE_VERSION));
+  result_clear (&r);
+
+  run_cli (&r, "apply", "--help", NULL);
+  g_assert_cmpint (exit_code (&r), ==, 0);
+  g_assert_nonnull (strstr (r.out, "--swizzle"));
+  result_clear (&r);
+
+  run_cli (&r, "frobnicate", NULL);
+  g_assert_cmpint (exit_code (&r), ==, 2);
+  g_assert_nonnull (strstr (r.err, "unknown command 'frobnicate'"));
+}
+
+/* DESIGN.md's seed numbers through `plan --json`. */
+static void
+test_plan_json (void)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_auto(Result)        r;
+  JsonObject           *plan;
+  JsonArray            *launches;
+
+  run_cli (&r, "plan", "--size", "1024x768", "--simd-width", "32",
+           "--max-threads", "512", "--json", NULL);
+  g_assert_cmpint (exit_code (&r), ==, 0);
+  plan = parse_object (parser, r.out);
+  g_assert_cmpint (pair_element (plan, "local", 0), ==, 32);
+  g_assert_cmpint (pair_element (plan, "local", 1), ==, 16);
+  g_assert_cmpint (pair_element (plan, "groups", 0), ==, 32);
+  g_assert_cmpint (pair_element (plan, "groups", 1), ==, 48);
+  g_assert_cmpint (json_object_get_int_member (plan, "group_count"), ==, 1536);
+  g_assert_cmpint (json_object_get_int_member (plan, "threads"), ==, 786432);
+  g_assert_cmpint (json_object_get_int_member (plan, "idle_threads"), ==, 0);
+  result_clear (&r);
+
+  run_cli (&r, "plan", "--size", "1920x1080", "--simd-width", "32",
+           "--max-threads", "512", "--json", NULL);
+  plan = parse_object (parser, r.out);
+  g_assert_cmpint (pair_element (plan, "groups", 0), ==, 60);
+  g_assert_cmpint (pair_element (plan, "groups", 1), ==, 68);
+  g_assert_cmpint (json_object_get_int_member (plan, "idle_threads"), ==, 15360);
+  g_assert_cmpstr (json_object_get_string_member (plan, "mode"), ==, "uniform");
+  result_clear (&r);
+
+  run_cli (&r, "plan", "--size", "1920x1080", "--simd-width", "32",
+           "--max-threads", "512", "--mode", "non-uniform", "--swizzle", "8",
+           "--json", NULL);
+  plan = parse_object (parser, r.out);
+  g_assert_cmpint (json_object_get_int_member (plan, "idle_threads"), ==, 0);
+  g_assert_nonnull (strstr (json_object_get_string_member (plan, "mode"), "emulated"));
+  launches = json_object_get_array_member (plan, "launches");
+  g_assert_cmpuint (json_array_get_length (launches), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (plan, "swizzle"),
+                                               "tile_width"), ==, 8);
+  result_clear (&r);
+
+  run_cli (&r, "plan", "--size", "80x70", "--simd-width", "32",
+           "--max-threads", "1024", "--json", NULL);
+  plan = parse_object (parser, r.out);
+  g_assert_cmpint (pair_element (plan, "groups", 0), ==, 3);
+  g_assert_cmpint (pair_element (plan, "groups", 1), ==, 3);
+  result_clear (&r);
+
+  /* With a real device, P and M come from the driver. */
+  run_cli (&r, "plan", "--size", "600x402", "--device", "0", "--shape", "7x5",
+           "--mode", "emulated", "--json", NULL);
+  g_assert_cmpint (exit_code (&r), ==, 0);
+  plan = parse_object (parser, r.out);
+  g_assert_cmpint (pair_element (plan, "local", 0), ==, 7);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (plan, "launches")), ==, 4);
+  g_assert_cmpint (json_object_get_int_member (plan, "max_threads"), >, 0);
+}
+
+static void
+test_devices_filters (void)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError)     error  = NULL;
+  g_auto(Result)        r;
+  JsonArray            *array;
+  JsonObject           *first;
+  guint                 n_filters;
+
+  run_cli (&r, "devices", "--json", NULL);
+  g_assert_cmpint (exit_code (&r), ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, r.out, -1, &error));
+  array = json_node_get_array (json_parser_get_root (parser));
+  g_assert_cmpuint (json_array_get_length (array), >, 0);
+  first = json_array_get_object_element (array, 0);
+  g_assert_true (json_object_has_member (first, "non_uniform_work_groups"));
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (first, "kernel"),
+                                               "simd_width"), >, 0);
+  result_clear (&r);
+
+  run_cli (&r, "list-filters", "--json", NULL);
+  g_assert_cmpint (exit_code (&r), ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, r.out, -1, &error));
+  array = json_node_get_array (json_parser_get_root (parser));
+  tl_filter_list (&n_filters);
+  g_assert_cmpuint (json_array_get_length (array), ==, n_filters);
+  result_clear (&r);
+
+  run_cli (&r, "list-filters", NULL);
+  g_assert_nonnull (strstr (r.out, "--set std-dev=2"));
+}
+
+/* Loads a file back as 8-bit-exact floats in the filter's format. */
+static gfloat *
+load_pixels (const gchar *path,
+             const gchar *format,
+             guint       *width,
+             guint       *height,
+             const Babl **file_format)
+{
+  g_autoptr(GError)  error = NULL;
+  g_autoptr(TlImage) image = tl_image_load (path, &error);
+
+  g_assert_no_error (error);
+  *width  = tl_image_get_width (image);
+  *height = tl_image_get_height (image);
+  if (file_format)
+    *file_format = tl_image_get_format (image);
+  return tl_image_get_pixels (image, format);
+}
+
+/* apply matches the C reference on each photo, keeps alpha and depth. */
+static void
+test_apply (void)
+{
+  const struct
+  {
+    const gchar *photo;
+    const gchar *out;
+    const gchar *filter;
+    const gchar *setting;
+  } cases[] =
+  {
+    { "astronaut.png", "astronaut-invert.png", "invert", "--pixels-per-item=1" },
+    { "logo.png", "logo-matrix.png", "color-matrix",
+      "--set=matrix=0,0,1,0,0,1,0,0,1,0,0,0,0,0,0,1" },
+    { "chessboard_GRAY_U16.tif", "chessboard-invert.tif", "invert", "--swizzle=3" },
+    { "coffee.png", "coffee-blur.png", "gaussian-blur", "--set=std-dev=3" },
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const TlFilter    *filter   = tl_filter_lookup (cases[i].filter, NULL);
+      g_autofree gchar  *in_path  = photo (cases[i].photo);
+      g_autofree gchar  *out_path = output (cases[i].out);
+      g_autofree TlValue *values  = tl_filter_default_values (filter);
+      g_autofree gfloat *in = NULL, *got = NULL, *want = NULL;
+      const Babl        *in_format, *out_format;
+      g_auto(Result)     r;
+      TlPixels           pixels;
+      guint              w, h, w2, h2;
+      gsize              j, n;
+      gdouble            worst = 0.0;
+
+      run_cli (&r, "apply", cases[i].filter, cases[i].setting, "--mode",
+               "emulated", "--shape", "7x5", in_path, out_path, NULL);
+      if (exit_code (&r) != 0)
+        g_error ("apply %s: %s", cases[i].photo, r.err);
+      g_assert_nonnull (strstr (r.out, "work-group    7 x 5"));
+
+      if (g_str_has_prefix (cases[i].setting, "--set="))
+        g_assert_true (tl_filter_parse_assignment (filter, values,
+                                                   cases[i].setting + 6, NULL));
+
+      in   = load_pixels (in_path, filter->format, &w, &h, &in_format);
+      got  = load_pixels (out_path, filter->format, &w2, &h2, &out_format);
+      g_assert_cmpuint (w, ==, w2);
+      g_assert_cmpuint (h, ==, h2);
+      /* Same bit depth and channels as the input. */
+      g_assert_cmpstr (babl_get_name (babl_format_get_type (out_format, 0)), ==,
+                       babl_get_name (babl_format_get_type (in_format, 0)));
+      g_assert_cmpint (babl_format_get_n_components (out_format), ==,
+                       babl_format_get_n_components (in_format));
+
+      n    = (gsize) w * h * 4;
+      want = g_new (gfloat, n);
+      pixels.width  = w;
+      pixels.height = h;
+      pixels.in     = in;
+      pixels.out    = want;
+      tl_filter_reference (filter, values, &pixels);
+
+      /* Quantise the reference the way the file was: into the input's own
+       * format.  Point filters must then match exactly; the blur may flip
+       * a rounding (it equals its reference within 1e-5, not exactly).
+       */
+      {
+        g_autoptr(TlImage) quantised = tl_image_load (in_path, NULL);
+        g_autofree gfloat *expect    = NULL;
+        g_autofree gfloat *actual    = load_pixels (out_path, "R'G'B'A float",
+                                                    &w2, &h2, NULL);
+
+        tl_image_set_pixels (quantised, filter->format, want);
+        expect = tl_image_get_pixels (quantised, "R'G'B'A float");
+        for (j = 0; j < n; j++)
+          worst = MAX (worst, fabs (expect[j] - actual[j]));
+      }
+      if (worst > (strcmp (cases[i].filter, "gaussian-blur") == 0 ? 1.0 / 255.0 + 1e-6 : 0.0))
+        g_error ("%s: file differs from the reference by %g", cases[i].out, worst);
+    }
+}
+
+/* Bad input: one line on stderr naming the problem, exit 1 or 2, and no
+ * output file.
+ */
+static void
+test_bad_input (void)
+{
+  g_autofree gchar *good      = photo ("coffee.png");
+  g_autofree gchar *out       = output ("must-not-exist.png");
+  g_autofree gchar *truncated = output ("truncated.png");
+  g_autofree gchar *text      = output ("not-an-image.png");
+  g_autofree gchar *data      = NULL;
+  gsize             length;
+  const struct
+  {
+    const gchar *args[10];
+    const gchar *message;
+  } cases[] =
+  {
+    { { "apply", "sharpen", good, out }, "unknown filter 'sharpen'" },
+    { { "apply", "invert", "--set", "gain=2", good, out }, "no parameter 'gain'" },
+    { { "apply", "gaussian-blur", "--set", "std-dev=-3", good, out }, "out of range" },
+    { { "apply", "gaussian-blur", "--set", "std-dev=abc", good, out }, "not a number" },
+    { { "apply", "invert", "--shape", "32by8", good, out }, "bad work-group shape '32by8'" },
+    { { "apply", "invert", "--shape", "0x8", good, out }, "empty" },
+    { { "apply", "invert", "--shape", "4096x4096", good, out }, "maximum work-group size" },
+    { { "apply", "invert", "--mode", "sideways", good, out }, "unknown dispatch mode 'sideways'" },
+    { { "apply", "invert", "--device", "no-such-device", good, out }, "no OpenCL device matches 'no-such-device'" },
+    { { "apply", "invert", "--device", "42", good, out }, "no OpenCL device number 42" },
+    { { "apply", "invert", "--swizzle", "-2", good, out }, "--swizzle -2" },
+    { { "apply", "invert", "/nonexistent/photo.png", out }, "/nonexistent/photo.png" },
+    { { "apply", "invert", truncated, out }, "truncated.png" },
+    { { "apply", "invert", text, out }, "not-an-image.png" },
+    { { "apply", "invert", good, "/nonexistent-dir/out.png" }, "/nonexistent-dir/out.png" },
+    { { "apply", "invert", good }, "apply needs FILTER IN OUT" },
+    { { "plan", "--size", "10x10" }, "--device" },
+    { { "plan", "--size", "ten", "--simd-width", "8", "--max-threads", "64" }, "bad region size 'ten'" },
+  };
+  guint i;
+
+  g_assert_true (g_file_get_contents (good, &data, &length, NULL));
+  g_assert_true (g_file_set_contents (truncated, data, length / 3, NULL));
+  g_assert_true (g_file_set_contents (text, "hello, not a PNG\n", -1, NULL));
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+      g_autoptr(GError)    error = NULL;
+      const gchar         *bin  = g_getenv ("THREADLENS_BIN");
+      g_autofree gchar    *out_text = NULL, *err_text = NULL;
+      gint                 status;
+      guint                j;
+
+      g_ptr_array_add (argv, (gpointer) bin);
+      for (j = 0; cases[i].args[j]; j++)
+        g_ptr_array_add (argv, (gpointer) cases[i].args[j]);
+      g_ptr_array_add (argv, NULL);
+
+      g_assert_true (g_spawn_sync (NULL, (gchar **) argv->pdata, NULL, 0,
+                                   NULL, NULL, &out_text, &err_text, &status,
+                                   &error));
+      if (g_spawn_check_wait_status (status, NULL))
+        g_error ("case %u (%s) succeeded but should fail", i, cases[i].message);
+      g_assert_true (WIFEXITED (status));
+      g_assert_cmpint (WEXITSTATUS (status), >=, 1);
+      g_assert_cmpint (WEXITSTATUS (status), <=, 2);
+      if (strstr (err_text, cases[i].message) == NULL)
+        g_error ("case %u: stderr does not name the problem '%s':\n%s", i,
+                 cases[i].message, err_text);
+      g_assert_true (g_str_has_prefix (err_text, "threadlens"));
+      g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+    }
+}
+
+/* No OpenCL platform at all: a clear message, not a crash. */
+static void
+test_no_platform (void)
+{
+  g_autofree gchar *empty  = output ("no-vendors");
+  g_autofree gchar *good   = photo ("coffee.png");
+  g_autofree gchar *out    = output ("no-platform.png");
+  g_auto(GStrv)     envp   = g_get_environ ();
+  g_autofree gchar *stderr_text = NULL;
+  const gchar      *argv[] = { g_getenv ("THREADLENS_BIN"), "apply", "invert",
+                               good, out, NULL };
+  gint              status;
+
+  g_mkdir_with_parents (empty, 0700);
+  /* ocl-icd reads its vendor list from here instead of /etc/OpenCL. */
+  envp = g_environ_setenv (envp, "OCL_ICD_VENDORS", empty, TRUE);
+  g_assert_true (g_spawn_sync (NULL, (gchar **) argv, envp, 0, NULL, NULL,
+                               NULL, &stderr_text, &status, NULL));
+  g_assert_false (g_spawn_check_wait_status (status, NULL));
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 1);
+  g_assert_nonnull (strstr (stderr_text, "no OpenCL platform found"));
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  int               status;
+
+  g_test_init (&argc, &argv, NULL);
+  work_dir = g_dir_make_tmp ("threadlens-cli-XXXXXX", NULL);
+  g_setenv ("THREADLENS_CACHE_DIR", work_dir, TRUE);
+  if (! tl_image_init_gegl (&error))
+    g_error ("GEGL: %s", error->message);
+
+  g_test_add_func ("/cli/help-version", test_help_version);
+  g_test_add_func ("/cli/plan-json", test_plan_json);
+  g_test_add_func ("/cli/devices-filters", test_devices_filters);
+  g_test_add_func ("/cli/apply", test_apply);
+  g_test_add_func ("/cli/bad-input", test_bad_input);
+  g_test_add_func ("/cli/no-platform", test_no_platform);
+
+  status = g_test_run ();
+  g_free (work_dir);
+  return status;
+}

@@ -1,0 +1,317 @@
+/* ThreadLens tests: every filter's OpenCL output against its C reference,
+ * on the real photos, under every dispatch mode, shape, swizzle and number
+ * of pixels per work-item.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "tl-cl.h"
+#include "tl-error.h"
+#include "tl-filter.h"
+#include "tl-image.h"
+#include "tl-run.h"
+
+typedef struct
+{
+  const gchar *filter;
+  const gchar *settings[2];     /* --set style, NULL-terminated */
+  const gchar *photo;
+  gdouble      tolerance;       /* against the reference; 0 = exact */
+  gboolean     full_sweep;      /* every combination, or a cross section */
+} FilterCase;
+
+static TlContext *context;
+
+static const FilterCase filter_cases[] =
+{
+  { "invert", { NULL }, "coffee.png", 0.0, TRUE },
+  { "invert", { NULL }, "logo.png", 0.0, FALSE },
+  { "invert", { NULL }, "chessboard_GRAY_U16.tif", 0.0, FALSE },
+  /* Sepia with an offset column (20 numbers), alpha scaled. */
+  { "color-matrix", { "matrix=0.393,0.769,0.189,0,0.02, 0.349,0.686,0.168,0,0.01, "
+                      "0.272,0.534,0.131,0,0, 0,0,0,0.8,0.1", NULL },
+    "coffee.png", 0.0, TRUE },
+  { "color-matrix", { "matrix=0,0,1,0, 0,1,0,0, 1,0,0,0, 0.2,0.2,0.2,0.4", NULL },
+    "logo.png", 0.0, FALSE },
+  { "gaussian-blur", { "std-dev=2.5", NULL }, "coffee.png", 1e-5, TRUE },
+  { "gaussian-blur", { "std-dev=6", NULL }, "logo.png", 1e-5, FALSE },
+  { "gaussian-blur", { "std-dev=0", NULL }, "astronaut.png", 1e-5, FALSE },
+  { "gaussian-blur", { "std-dev=1", NULL }, "chessboard_GRAY_U16.tif", 1e-5, FALSE },
+};
+
+static const gchar *const shapes[] =
+{
+  "seed", "7x5", "1x1", "16x16", "3x64", "64x2", "13x1", "1x32", "32x8",
+};
+static const TlMode modes[] = { TL_MODE_UNIFORM, TL_MODE_NON_UNIFORM, TL_MODE_EMULATED };
+static const guint  swizzles[] = { 0, 1, 3, 8, 16 };
+static const guint  ks[] = { 1, 3 };
+
+typedef struct
+{
+  TlImage  *image;
+  TlValue  *values;
+  TlPixels  pixels;
+  gfloat   *reference;
+  gfloat   *baseline;      /* OpenCL under the default dispatch */
+  gsize     n_floats;
+} Prepared;
+
+static void
+prepare (const FilterCase *c,
+         const TlFilter   *filter,
+         Prepared         *p)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree gchar *path  = g_test_build_filename (G_TEST_DIST, "images",
+                                                   c->photo, NULL);
+  guint             i;
+
+  p->image = tl_image_load (path, &error);
+  g_assert_no_error (error);
+
+  p->values = tl_filter_default_values (filter);
+  for (i = 0; c->settings[i]; i++)
+    {
+      g_assert_true (tl_filter_parse_assignment (filter, p->values,
+                                                 c->settings[i], &error));
+      g_assert_no_error (error);
+    }
+
+  p->pixels.width  = tl_image_get_width (p->image);
+  p->pixels.height = tl_image_get_height (p->image);
+  p->n_floats      = (gsize) p->pixels.width * p->pixels.height * 4;
+  p->pixels.in     = tl_image_get_pixels (p->image, filter->format);
+  p->reference     = g_new (gfloat, p->n_floats);
+  p->baseline      = g_new (gfloat, p->n_floats);
+  p->pixels.out    = p->reference;
+  tl_filter_reference (filter, p->values, &p->pixels);
+}
+
+static void
+unprepare (Prepared *p)
+{
+  tl_image_free (p->image);
+  g_free (p->values);
+  g_free ((gpointer) p->pixels.in);
+  g_free (p->reference);
+  g_free (p->baseline);
+}
+
+static gdouble
+max_difference (const gfloat *a,
+                const gfloat *b,
+                gsize         n,
+                gsize        *where)
+{
+  gdouble worst = 0.0;
+  gsize   i;
+
+  *where = 0;
+  for (i = 0; i < n; i++)
+    {
+      gdouble d = fabs ((gdouble) a[i] - b[i]);
+
+      /* A pixel never written stays NaN and must fail. */
+      if (isnan (a[i]) != isnan (b[i]))
+        d = INFINITY;
+      if (d > worst)
+        {
+          worst  = d;
+          *where = i;
+        }
+    }
+  return worst;
+}
+
+static void
+run_one (const FilterCase *c,
+         const TlFilter   *filter,
+         Prepared         *p,
+         const TlChoice   *choice,
+         gfloat           *out,
+         const gchar      *what)
+{
+  g_autoptr(GError) error = NULL;
+  TlPixels          pixels = p->pixels;
+  TlPlan            plan;
+  gsize             where;
+  gdouble           diff;
+  gsize             i;
+
+  /* Poison the output so unwritten pixels show. */
+  for (i = 0; i < p->n_floats; i++)
+    out[i] = NAN;
+  pixels.out = out;
+
+  if (! tl_run_filter (context, filter, p->values, choice, &pixels, &plan,
+                       NULL, &error))
+    g_error ("%s on %s, %s: %s", c->filter, c->photo, what, error->message);
+
+  diff = max_difference (out, p->reference, p->n_floats, &where);
+  if (diff > c->tolerance)
+    g_error ("%s on %s, %s: differs from the C reference by %g at pixel "
+             "%zu,%zu channel %zu", c->filter, c->photo, what, diff,
+             (where / 4) % p->pixels.width, (where / 4) / p->pixels.width,
+             where % 4);
+}
+
+static void
+test_filter (gconstpointer data)
+{
+  const FilterCase *c      = data;
+  const TlFilter   *filter = tl_filter_lookup (c->filter, NULL);
+  g_autofree gfloat *out   = NULL;
+  Prepared          p;
+  TlChoice          choice;
+  guint             s, m, n, k, runs = 0;
+
+  g_assert_nonnull (filter);
+  prepare (c, filter, &p);
+  out = g_new (gfloat, p.n_floats);
+
+  /* The default dispatch first: it must match the reference, and every
+   * other dispatch must match it bit for bit.
+   */
+  tl_choice_init (&choice);
+  choice.pixels_per_item = 0;
+  run_one (c, filter, &p, &choice, p.baseline, "default dispatch");
+
+  for (s = 0; s < G_N_ELEMENTS (shapes); s++)
+    for (m = 0; m < G_N_ELEMENTS (modes); m++)
+      for (n = 0; n < G_N_ELEMENTS (swizzles); n++)
+        for (k = 0; k < G_N_ELEMENTS (ks); k++)
+          {
+            g_autofree gchar *what = NULL;
+            gsize             where;
+
+            /* Small photos get a cross section: each shape under each
+             * mode, swizzles and k varied along with them.
+             */
+            if (! c->full_sweep && (n != (s + m) % G_N_ELEMENTS (swizzles) ||
+                                    k != (s + m) % G_N_ELEMENTS (ks)))
+              continue;
+            /* 1x1 groups are slow on CPU drivers; one pass each mode. */
+            if (strcmp (shapes[s], "1x1") == 0 && (n > 1 || k > 0))
+              continue;
+
+            tl_choice_init (&choice);
+            g_assert_true (tl_shape_from_string (shapes[s], &choice, NULL));
+            choice.mode            = modes[m];
+            choice.swizzle         = swizzles[n];
+            choice.pixels_per_item = ks[k];
+            what = g_strdup_printf ("shape %s, %s, swizzle %u, %u px/item",
+                                    shapes[s], tl_mode_to_string (modes[m]),
+                                    swizzles[n], ks[k]);
+
+            run_one (c, filter, &p, &choice, out, what);
+            if (max_difference (out, p.baseline, p.n_floats, &where) != 0.0)
+              g_error ("%s on %s, %s: not identical to the default dispatch "
+                       "at float %zu", c->filter, c->photo, what, where);
+            runs++;
+          }
+
+  g_test_message ("%s on %s: %u dispatch choices matched", c->filter,
+                  c->photo, runs);
+  unprepare (&p);
+}
+
+/* The driver's own local size (the benchmark baseline) computes the same. */
+static void
+test_driver_shape (void)
+{
+  const FilterCase *c      = &filter_cases[5];
+  const TlFilter   *filter = tl_filter_lookup (c->filter, NULL);
+  g_autofree gfloat *out   = NULL;
+  Prepared          p;
+  TlChoice          choice;
+
+  prepare (c, filter, &p);
+  out = g_new (gfloat, p.n_floats);
+  tl_choice_init (&choice);
+  choice.shape_kind = TL_SHAPE_DRIVER;
+  run_one (c, filter, &p, &choice, out, "driver's local size");
+  unprepare (&p);
+}
+
+/* Values out of range never reach the device. */
+static void
+test_bad_values (void)
+{
+  const TlFilter   *blur   = tl_filter_lookup ("gaussian-blur", NULL);
+  const TlFilter   *matrix = tl_filter_lookup ("color-matrix", NULL);
+  g_autofree TlValue *values = tl_filter_default_values (blur);
+  g_autofree TlValue *mvalues = tl_filter_default_values (matrix);
+  g_autoptr(GError) error  = NULL;
+
+  g_assert_false (tl_filter_set_value (blur, values, "std-dev", "-1", &error));
+  g_assert_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "out of range"));
+  g_clear_error (&error);
+
+  g_assert_false (tl_filter_set_value (blur, values, "std-dev", "nan", &error));
+  g_assert_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+
+  g_assert_false (tl_filter_set_value (blur, values, "std-dev", "2px", &error));
+  g_assert_nonnull (strstr (error->message, "not a number"));
+  g_clear_error (&error);
+
+  g_assert_false (tl_filter_set_value (blur, values, "radius", "2", &error));
+  g_assert_nonnull (strstr (error->message, "no parameter 'radius'"));
+  g_clear_error (&error);
+
+  g_assert_false (tl_filter_set_value (matrix, mvalues, "matrix", "1,0,0", &error));
+  g_assert_nonnull (strstr (error->message, "16 or 20"));
+  g_clear_error (&error);
+
+  g_assert_false (tl_filter_parse_assignment (blur, values, "std-dev", &error));
+  g_assert_nonnull (strstr (error->message, "NAME=VALUE"));
+  g_clear_error (&error);
+
+  /* Unchanged by the failures above. */
+  g_assert_cmpfloat (values[0].v[0], ==, 2.0);
+
+  g_assert_null (tl_filter_lookup ("sharpen-unknown", &error));
+  g_assert_nonnull (strstr (error->message, "gaussian-blur"));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree gchar *cache = g_dir_make_tmp ("threadlens-filters-XXXXXX", NULL);
+  guint             i;
+  int               status;
+
+  g_test_init (&argc, &argv, NULL);
+  g_setenv ("THREADLENS_CACHE_DIR", cache, TRUE);
+
+  if (! tl_image_init_gegl (&error))
+    g_error ("GEGL: %s", error->message);
+  context = tl_context_new (NULL, &error);
+  if (context == NULL)
+    g_error ("OpenCL is required for these tests (CI has PoCL): %s",
+             error->message);
+  g_test_message ("device: %s", tl_context_get_device (context)->name);
+
+  for (i = 0; i < G_N_ELEMENTS (filter_cases); i++)
+    {
+      g_autofree gchar *path = g_strdup_printf ("/filters/%s/%s/%u",
+                                                filter_cases[i].filter,
+                                                filter_cases[i].photo, i);
+
+      g_test_add_data_func (path, &filter_cases[i], test_filter);
+    }
+  g_test_add_func ("/filters/driver-shape", test_driver_shape);
+  g_test_add_func ("/filters/bad-values", test_bad_values);
+
+  status = g_test_run ();
+  tl_context_free (context);
+  return status;
+}
