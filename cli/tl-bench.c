@@ -117,22 +117,14 @@ tl_bench_case_ms (TlContext      *context,
                   gdouble        *median,
                   GError        **error)
 {
-  g_autofree gdouble *samples = g_new (gdouble, runs);
-  guint               i;
+  g_autofree gdouble *samples = g_new (gdouble, runs + 1);
 
-  /* Run 0 warms up: program build, first-touch allocation. */
-  for (i = 0; i <= runs; i++)
-    {
-      TlRunTimes times;
+  /* Sample 0 warms up (first launch of this local size), and is dropped. */
+  if (! tl_run_filter_repeated (context, filter, values, choice, pixels,
+                                runs + 1, samples, plan, error))
+    return FALSE;
 
-      if (! tl_run_filter (context, filter, values, choice, pixels, plan,
-                           &times, error))
-        return FALSE;
-      if (i > 0)
-        samples[i - 1] = times.kernel_ms;
-    }
-
-  *median = tl_bench_median (samples, runs);
+  *median = tl_bench_median (samples + 1, runs);
   return TRUE;
 }
 

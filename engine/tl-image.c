@@ -24,32 +24,48 @@ struct _TlImage
   const Babl *format;
 };
 
+typedef gboolean (* TlImageCheck) (const gchar  *path,
+                                   int           fd,
+                                   goffset       size,
+                                   GError      **error);
+
+static gboolean tl_image_check_png  (const gchar  *path,
+                                     int           fd,
+                                     goffset       size,
+                                     GError      **error);
+static gboolean tl_image_check_jpeg (const gchar  *path,
+                                     int           fd,
+                                     goffset       size,
+                                     GError      **error);
+
 /* The file types we hand to GEGL.  GEGL's own registry
  * (gegl_operation_handlers_get_loader/saver) cannot be asked whether it
  * knows a type: for an unknown one it warns and falls back to
- * gegl:magick-load or gegl:png-save, which would hang on garbage or write
- * a PNG under a foreign extension.  So the mapping is kept here, and each
- * operation is checked with gegl_has_operation when it is used.
+ * gegl:magick-load (which can hang on garbage) or gegl:png-save (a PNG
+ * under a foreign name).  So the mapping is kept here, and each operation
+ * is checked with gegl_has_operation when it is used.
+ *
+ * Only loaders that fail cleanly (a warning we can catch) or whose file
+ * structure is checked first are listed: gegl:jpg-load calls exit() on a
+ * bad header and hangs on a cut one, hence the JPEG check; gegl:rgbe-load
+ * crashes and gegl:ppm-load and gegl:webp-load return cut files without a
+ * word, so those types are left out.
  */
 typedef struct
 {
-  const gchar *mime_type;
-  const gchar *extensions;   /* ";"-separated, lower case, with the dot */
-  const gchar *loader;
-  const gchar *saver;        /* NULL: GEGL cannot write the type */
+  const gchar  *mime_type;
+  const gchar  *extensions;   /* ";"-separated, lower case, with the dot */
+  const gchar  *loader;
+  const gchar  *saver;
+  TlImageCheck  check;        /* NULL: the loader reports damage itself */
 } TlImageType;
 
 static const TlImageType tl_image_types[] =
 {
-  { "image/png",                ".png",              "gegl:png-load",  "gegl:png-save"  },
-  { "image/jpeg",               ".jpg;.jpeg;.jpe",   "gegl:jpg-load",  "gegl:jpg-save"  },
-  { "image/tiff",               ".tif;.tiff",        "gegl:tiff-load", "gegl:tiff-save" },
-  { "image/x-exr",              ".exr",              "gegl:exr-load",  "gegl:exr-save"  },
-  { "image/webp",               ".webp",             "gegl:webp-load", "gegl:webp-save" },
-  { "image/x-portable-pixmap",  ".ppm;.pnm",         "gegl:ppm-load",  "gegl:ppm-save"  },
-  { "image/x-portable-graymap", ".pgm",              "gegl:ppm-load",  NULL             },
-  { "image/vnd.radiance",       ".hdr",              "gegl:rgbe-load", "gegl:rgbe-save" },
-  { "image/gif",                ".gif",              "gegl:gif-load",  NULL             }
+  { "image/png",   ".png",            "gegl:png-load",  "gegl:png-save",  tl_image_check_png  },
+  { "image/jpeg",  ".jpg;.jpeg;.jpe", "gegl:jpg-load",  "gegl:jpg-save",  tl_image_check_jpeg },
+  { "image/tiff",  ".tif;.tiff",      "gegl:tiff-load", "gegl:tiff-save", NULL                },
+  { "image/x-exr", ".exr",            "gegl:exr-load",  "gegl:exr-save",  NULL                }
 };
 
 /* Without these no ThreadLens run can read or write its images. */
@@ -286,6 +302,115 @@ tl_image_check_png (const gchar *path,
     }
 }
 
+static guint
+tl_image_read_be16 (const guchar *data)
+{
+  return ((guint) data[0] << 8) | data[1];
+}
+
+/* Walks the JPEG markers up to the scan and looks for the end-of-image
+ * marker after it: gegl:jpg-load leaves libjpeg's errors to its default
+ * handler, which calls exit(), and loops for ever on a file cut in its
+ * headers.
+ */
+static gboolean
+tl_image_check_jpeg (const gchar *path,
+                     int          fd,
+                     goffset      size,
+                     GError     **error)
+{
+  guchar   marker[4];
+  goffset  offset = 2;
+  goffset  tail;
+  guchar  *data;
+  gsize    n, i;
+  gboolean found = FALSE;
+
+  if (size < 4 || ! tl_image_read_at (fd, 0, marker, 3) ||
+      marker[0] != 0xff || marker[1] != 0xd8 || marker[2] != 0xff)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_IO,
+                   "cannot load '%s': not a JPEG file (no JPEG signature)",
+                   path);
+      return FALSE;
+    }
+
+  while (TRUE)
+    {
+      guint length;
+
+      if (offset + 4 > size || ! tl_image_read_at (fd, offset, marker, 4))
+        {
+          g_set_error (error, TL_ERROR, TL_ERROR_IO,
+                       "cannot load '%s': truncated JPEG file (it ends in "
+                       "its headers, at byte %" G_GOFFSET_FORMAT ")",
+                       path, size);
+          return FALSE;
+        }
+
+      if (marker[0] != 0xff || marker[1] == 0xd9)
+        {
+          g_set_error (error, TL_ERROR, TL_ERROR_IO,
+                       "cannot load '%s': damaged JPEG file (bad marker at "
+                       "byte %" G_GOFFSET_FORMAT ")", path, offset);
+          return FALSE;
+        }
+
+      /* Fill bytes before a marker. */
+      if (marker[1] == 0xff)
+        {
+          offset++;
+          continue;
+        }
+
+      /* Markers without a length. */
+      if (marker[1] == 0x01 || (marker[1] >= 0xd0 && marker[1] <= 0xd7))
+        {
+          offset += 2;
+          continue;
+        }
+
+      length = tl_image_read_be16 (marker + 2);
+      if (length < 2 || offset + 2 + length > size)
+        {
+          g_set_error (error, TL_ERROR, TL_ERROR_IO,
+                       "cannot load '%s': truncated JPEG file (a segment at "
+                       "byte %" G_GOFFSET_FORMAT " runs past its end)",
+                       path, offset);
+          return FALSE;
+        }
+
+      offset += 2 + length;
+
+      if (marker[1] == 0xda)
+        break;
+    }
+
+  /* In the scan data 0xff is always followed by 0x00 or a restart marker,
+   * so 0xff 0xd9 there is the end of the image; trailing bytes after it
+   * are allowed, within the last 64 KiB.
+   */
+  tail = MAX (offset, size - 65536);
+  n    = size - tail;
+  data = g_malloc (n);
+
+  if (n >= 2 && tl_image_read_at (fd, tail, data, n))
+    for (i = n - 1; i > 0 && ! found; i--)
+      found = data[i - 1] == 0xff && data[i] == 0xd9;
+
+  g_free (data);
+
+  if (! found)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_IO,
+                   "cannot load '%s': truncated JPEG file (no end-of-image "
+                   "marker)", path);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
 /* Checks that @path is a readable, non-empty file of a type we know, before
  * GEGL sees it: GEGL's loaders answer a missing file, a directory or the
  * wrong data with warnings and an empty or placeholder image, not errors.
@@ -399,8 +524,7 @@ tl_image_probe (const gchar  *path,
       return NULL;
     }
 
-  if (strcmp (type->loader, "gegl:png-load") == 0 &&
-      ! tl_image_check_png (path, fd, st.st_size, error))
+  if (type->check && ! type->check (path, fd, st.st_size, error))
     {
       g_close (fd, NULL);
       return NULL;
@@ -582,7 +706,7 @@ tl_image_save (TlImage      *image,
     }
 
   type = tl_image_type_from_extension (extension);
-  if (! type || ! type->saver)
+  if (! type)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
                    "cannot save '%s': unknown image file extension '%s' "

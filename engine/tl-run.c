@@ -253,15 +253,20 @@ tl_run_event_ms (cl_event        first,
   return (end - start) / 1e6;
 }
 
-gboolean
-tl_run_filter (TlContext       *context,
-               const TlFilter  *filter,
-               const TlValue   *values,
-               const TlChoice  *choice,
-               const TlPixels  *pixels,
-               TlPlan          *plan,
-               TlRunTimes      *times,
-               GError         **error)
+/* Uploads once, runs the filter REPEATS times (each timed into SAMPLES when
+ * given), reads the last result back.
+ */
+static gboolean
+tl_run_execute (TlContext       *context,
+                const TlFilter  *filter,
+                const TlValue   *values,
+                const TlChoice  *choice,
+                const TlPixels  *pixels,
+                guint            repeats,
+                gdouble         *samples,
+                TlPlan          *plan,
+                TlRunTimes      *times,
+                GError         **error)
 {
   TlRun    run = { 0 };
   TlLimits limits;
@@ -269,10 +274,7 @@ tl_run_filter (TlContext       *context,
   cl_event upload = NULL, download = NULL;
   cl_int   status;
   gboolean ok = FALSE;
-
-  g_return_val_if_fail (context != NULL && filter != NULL, FALSE);
-  g_return_val_if_fail (values != NULL && choice != NULL, FALSE);
-  g_return_val_if_fail (pixels != NULL && pixels->in && pixels->out, FALSE);
+  guint    i, first = 0;
 
   if (! tl_filter_check_values (filter, values, error))
     return FALSE;
@@ -303,8 +305,24 @@ tl_run_filter (TlContext       *context,
       goto out;
     }
 
-  if (! filter->run_cl (&run, values, error))
-    goto out;
+  for (i = 0; i < repeats; i++)
+    {
+      first = run.launches->len;
+      if (! filter->run_cl (&run, values, error))
+        goto out;
+      if (samples)
+        {
+          status = clFinish (tl_context_get_queue (context));
+          if (status != CL_SUCCESS)
+            {
+              tl_cl_set_error (error, status, "running the kernels");
+              goto out;
+            }
+          samples[i] = tl_run_event_ms (g_ptr_array_index (run.launches, first),
+                                        g_ptr_array_index (run.launches,
+                                                           run.launches->len - 1));
+        }
+    }
 
   status = clEnqueueReadBuffer (tl_context_get_queue (context), run.output,
                                 CL_TRUE, 0, size, pixels->out, 0, NULL,
@@ -318,9 +336,8 @@ tl_run_filter (TlContext       *context,
   if (times)
     {
       memset (times, 0, sizeof (*times));
-      times->launches = run.launches->len;
-      if (run.launches->len)
-        times->kernel_ms = tl_run_event_ms (g_ptr_array_index (run.launches, 0),
+      times->launches    = run.launches->len - first;
+      times->kernel_ms   = tl_run_event_ms (g_ptr_array_index (run.launches, first),
                                             g_ptr_array_index (run.launches,
                                                                run.launches->len - 1));
       times->upload_ms   = tl_run_event_ms (upload, upload);
@@ -340,4 +357,45 @@ tl_run_filter (TlContext       *context,
   g_ptr_array_unref (run.launches);
   g_ptr_array_unref (run.buffers);
   return ok;
+}
+
+gboolean
+tl_run_filter (TlContext       *context,
+               const TlFilter  *filter,
+               const TlValue   *values,
+               const TlChoice  *choice,
+               const TlPixels  *pixels,
+               TlPlan          *plan,
+               TlRunTimes      *times,
+               GError         **error)
+{
+  g_return_val_if_fail (context != NULL && filter != NULL, FALSE);
+  g_return_val_if_fail (values != NULL && choice != NULL, FALSE);
+  g_return_val_if_fail (pixels != NULL && pixels->in && pixels->out, FALSE);
+
+  return tl_run_execute (context, filter, values, choice, pixels, 1, NULL,
+                         plan, times, error);
+}
+
+/* For benchmarks: the image goes to the device once, the kernels run
+ * REPEATS times, and SAMPLES gets each run's kernel time in ms.
+ */
+gboolean
+tl_run_filter_repeated (TlContext       *context,
+                        const TlFilter  *filter,
+                        const TlValue   *values,
+                        const TlChoice  *choice,
+                        const TlPixels  *pixels,
+                        guint            repeats,
+                        gdouble         *samples,
+                        TlPlan          *plan,
+                        GError         **error)
+{
+  g_return_val_if_fail (context != NULL && filter != NULL, FALSE);
+  g_return_val_if_fail (values != NULL && choice != NULL, FALSE);
+  g_return_val_if_fail (pixels != NULL && pixels->in && pixels->out, FALSE);
+  g_return_val_if_fail (repeats > 0 && samples != NULL, FALSE);
+
+  return tl_run_execute (context, filter, values, choice, pixels, repeats,
+                         samples, plan, NULL, error);
 }
