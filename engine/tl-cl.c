@@ -441,9 +441,28 @@ tl_context_new (const gchar *device_spec,
       context->build_options = g_strdup ("-cl-std=CL3.0");
       context->native_non_uniform = TRUE;
     }
+  else if (context->device->max_sub_groups > 0 &&
+           tl_cl_parse_version (context->device->version) >= 30)
+    {
+      /* OpenCL C 1.2 has no sub-group built-ins; every 3.0 device
+       * compiles 3.0, and the overlay reads real sub-groups there.
+       */
+      context->build_options = g_strdup ("-cl-std=CL3.0");
+    }
   else
     {
       context->build_options = g_strdup ("-cl-std=CL1.2");
+    }
+  if ((context->device->khr_subgroups &&
+       g_str_has_prefix (context->build_options, "-cl-std=CL2.0")) ||
+      (context->device->max_sub_groups > 0 &&
+       g_str_has_prefix (context->build_options, "-cl-std=CL3.0")))
+    {
+      gchar *options = g_strconcat (context->build_options, " -DTL_SUBGROUPS=1",
+                                    NULL);
+
+      g_free (context->build_options);
+      context->build_options = options;
     }
   if (context->device->vendor_id == TL_VENDOR_ID_NVIDIA)
     {

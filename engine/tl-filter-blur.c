@@ -23,6 +23,12 @@ tl_blur_radius (gdouble std_dev)
   return (gint) ceil (3.0 * std_dev);
 }
 
+static guint
+tl_blur_halo (const TlValue *values)
+{
+  return tl_blur_radius (values[0].v[0]);
+}
+
 static gfloat *
 tl_blur_weights (gdouble std_dev,
                  gint   *radius)
@@ -157,6 +163,7 @@ const TlFilter tl_filter_gaussian_blur =
   .n_params    = G_N_ELEMENTS (tl_blur_params),
   .program     = "blur",
   .kernels     = tl_blur_kernels,
+  .halo        = tl_blur_halo,
   .reference   = tl_blur_reference,
   .run_cl      = tl_blur_run_cl,
 };

@@ -239,6 +239,15 @@ tl_filter_check_values (const TlFilter *filter,
   return filter->check == NULL || filter->check (filter, values, error);
 }
 
+guint
+tl_filter_halo (const TlFilter *filter,
+                const TlValue  *values)
+{
+  g_return_val_if_fail (filter != NULL && values != NULL, 0);
+
+  return filter->halo ? filter->halo (values) : 0;
+}
+
 void
 tl_filter_reference (const TlFilter *filter,
                      const TlValue  *values,

@@ -78,6 +78,8 @@ struct _TlFilter
   const gchar        *program;            /* kernels/<program>.cl */
   const gchar *const *kernels;            /* NULL-terminated */
 
+  /* Pixels outside a region that its result depends on (NULL: none). */
+  guint    (* halo)      (const TlValue   *values);
   /* Checks values beyond their ranges (NULL: nothing to check). */
   gboolean (* check)     (const TlFilter  *filter,
                           const TlValue   *values,
@@ -110,6 +112,8 @@ gboolean              tl_filter_parse_assignment (const TlFilter  *filter,
 gboolean              tl_filter_check_values     (const TlFilter  *filter,
                                                   const TlValue   *values,
                                                   GError         **error);
+guint                 tl_filter_halo             (const TlFilter  *filter,
+                                                  const TlValue   *values);
 void                  tl_filter_reference        (const TlFilter  *filter,
                                                   const TlValue   *values,
                                                   const TlPixels  *pixels);

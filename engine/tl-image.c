@@ -218,10 +218,46 @@ tl_image_read_at (int     fd,
   return TRUE;
 }
 
-/* Walks the PNG chunk list, so that a cut-short or mangled file gets a
- * clear error here; libpng would print to stderr and leave GEGL with an
- * empty or half-decoded image.  Chunk CRCs and the pixel data are left to
- * libpng.
+static const guint32 *
+tl_image_crc_table (void)
+{
+  static guint32 table[256];
+  static gsize   ready = 0;
+
+  if (g_once_init_enter (&ready))
+    {
+      guint32 n, k;
+
+      for (n = 0; n < 256; n++)
+        {
+          guint32 c = n;
+
+          for (k = 0; k < 8; k++)
+            c = (c & 1) ? 0xedb88320u ^ (c >> 1) : c >> 1;
+          table[n] = c;
+        }
+      g_once_init_leave (&ready, 1);
+    }
+
+  return table;
+}
+
+static guint32
+tl_image_read_be32 (const guchar *data)
+{
+  return ((guint32) data[0] << 24) | ((guint32) data[1] << 16) |
+         ((guint32) data[2] << 8)  |  (guint32) data[3];
+}
+
+static guint
+tl_image_read_be16 (const guchar *data)
+{
+  return ((guint) data[0] << 8) | data[1];
+}
+
+/* Walks the PNG chunk list and checks each chunk's CRC, so that a cut-short
+ * or damaged file gets a clear error here: libpng prints its errors to
+ * stderr and leaves GEGL with an empty or half-decoded image.
  */
 static gboolean
 tl_image_check_png (const gchar *path,
@@ -230,9 +266,12 @@ tl_image_check_png (const gchar *path,
                     GError     **error)
 {
   static const guchar signature[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
-  guchar   header[8];
-  goffset  offset = 8;
-  gboolean first  = TRUE;
+  const guint32 *table  = tl_image_crc_table ();
+  guchar        *block  = g_malloc (65536);
+  guchar         header[8];
+  goffset        offset = 8;
+  gboolean       first  = TRUE;
+  gboolean       ok     = FALSE;
 
   if (size < 8 || ! tl_image_read_at (fd, 0, header, 8) ||
       memcmp (header, signature, 8) != 0)
@@ -240,12 +279,15 @@ tl_image_check_png (const gchar *path,
       g_set_error (error, TL_ERROR, TL_ERROR_IO,
                    "cannot load '%s': not a PNG file (no PNG signature)",
                    path);
-      return FALSE;
+      goto out;
     }
 
   while (TRUE)
     {
       guint32 length;
+      guint32 crc = 0xffffffffu;
+      guint32 done;
+      guint32 n;
       gchar   type[5];
       gint    i;
 
@@ -255,19 +297,13 @@ tl_image_check_png (const gchar *path,
                        "cannot load '%s': truncated PNG file (it ends at "
                        "byte %" G_GOFFSET_FORMAT " without an IEND chunk)",
                        path, size);
-          return FALSE;
+          goto out;
         }
 
       if (! tl_image_read_at (fd, offset, header, 8))
-        {
-          g_set_error (error, TL_ERROR, TL_ERROR_IO,
-                       "cannot load '%s': read error: %s",
-                       path, g_strerror (errno));
-          return FALSE;
-        }
+        goto read_error;
 
-      length = ((guint32) header[0] << 24) | ((guint32) header[1] << 16) |
-               ((guint32) header[2] << 8)  |  (guint32) header[3];
+      length = tl_image_read_be32 (header);
       memcpy (type, header + 4, 4);
       type[4] = '\0';
 
@@ -281,7 +317,7 @@ tl_image_check_png (const gchar *path,
           g_set_error (error, TL_ERROR, TL_ERROR_IO,
                        "cannot load '%s': damaged PNG file (bad chunk at "
                        "byte %" G_GOFFSET_FORMAT ")", path, offset);
-          return FALSE;
+          goto out;
         }
 
       if (offset + 12 + length > size)
@@ -290,28 +326,70 @@ tl_image_check_png (const gchar *path,
                        "cannot load '%s': truncated PNG file (its %s chunk "
                        "at byte %" G_GOFFSET_FORMAT " needs %u bytes, the "
                        "file has %" G_GOFFSET_FORMAT ")",
-                       path, type, offset, length + 12, size);
-          return FALSE;
+                       path, type, offset, length + 12, size - offset);
+          goto out;
+        }
+
+      /* The CRC covers the type and the data, and is stored after them. */
+      for (i = 4; i < 8; i++)
+        crc = table[(crc ^ header[i]) & 0xff] ^ (crc >> 8);
+
+      for (done = 0; done < length; done += n)
+        {
+          guint32 j;
+
+          n = MIN (length - done, 65536);
+          if (! tl_image_read_at (fd, offset + 8 + done, block, n))
+            goto read_error;
+
+          for (j = 0; j < n; j++)
+            crc = table[(crc ^ block[j]) & 0xff] ^ (crc >> 8);
+        }
+
+      if (! tl_image_read_at (fd, offset + 8 + length, header, 4))
+        goto read_error;
+
+      if ((crc ^ 0xffffffffu) != tl_image_read_be32 (header))
+        {
+          g_set_error (error, TL_ERROR, TL_ERROR_IO,
+                       "cannot load '%s': damaged PNG file (CRC error in its "
+                       "%s chunk at byte %" G_GOFFSET_FORMAT ")",
+                       path, type, offset);
+          goto out;
         }
 
       if (strcmp (type, "IEND") == 0)
-        return TRUE;
+        break;
 
       offset += 12 + length;
       first   = FALSE;
     }
+
+  ok = TRUE;
+  goto out;
+
+read_error:
+  g_set_error (error, TL_ERROR, TL_ERROR_IO,
+               "cannot load '%s': read error: %s", path, g_strerror (errno));
+
+out:
+  g_free (block);
+  return ok;
 }
 
-static guint
-tl_image_read_be16 (const guchar *data)
+/* Whether libjpeg knows marker @m (0xff @m): it calls exit() on others. */
+static gboolean
+tl_image_jpeg_marker_known (guint m)
 {
-  return ((guint) data[0] << 8) | data[1];
+  return m == 0x01 || (m >= 0xc0 && m <= 0xdd) || (m >= 0xe0 && m <= 0xef) ||
+         m == 0xfe;
 }
 
-/* Walks the JPEG markers up to the scan and looks for the end-of-image
- * marker after it: gegl:jpg-load leaves libjpeg's errors to its default
- * handler, which calls exit(), and loops for ever on a file cut in its
- * headers.
+/* Walks the JPEG markers up to the first scan, then scans the rest for bad
+ * markers and the end of the image.  gegl:jpg-load leaves libjpeg's fatal
+ * errors to its default handler, which calls exit(), and loops for ever on
+ * a file cut in its headers.  Corrupt entropy-coded data is left to
+ * libjpeg, which warns on stderr and decodes what it can.
  */
 static gboolean
 tl_image_check_jpeg (const gchar *path,
@@ -320,11 +398,9 @@ tl_image_check_jpeg (const gchar *path,
                      GError     **error)
 {
   guchar   marker[4];
+  guchar  *block  = NULL;
   goffset  offset = 2;
-  goffset  tail;
-  guchar  *data;
-  gsize    n, i;
-  gboolean found = FALSE;
+  gboolean after_ff = FALSE;
 
   if (size < 4 || ! tl_image_read_at (fd, 0, marker, 3) ||
       marker[0] != 0xff || marker[1] != 0xd8 || marker[2] != 0xff)
@@ -348,19 +424,20 @@ tl_image_check_jpeg (const gchar *path,
           return FALSE;
         }
 
-      if (marker[0] != 0xff || marker[1] == 0xd9)
+      /* Fill bytes before a marker. */
+      if (marker[0] == 0xff && marker[1] == 0xff)
+        {
+          offset++;
+          continue;
+        }
+
+      if (marker[0] != 0xff || marker[1] == 0xd9 ||
+          ! tl_image_jpeg_marker_known (marker[1]))
         {
           g_set_error (error, TL_ERROR, TL_ERROR_IO,
                        "cannot load '%s': damaged JPEG file (bad marker at "
                        "byte %" G_GOFFSET_FORMAT ")", path, offset);
           return FALSE;
-        }
-
-      /* Fill bytes before a marker. */
-      if (marker[1] == 0xff)
-        {
-          offset++;
-          continue;
         }
 
       /* Markers without a length. */
@@ -386,29 +463,62 @@ tl_image_check_jpeg (const gchar *path,
         break;
     }
 
-  /* In the scan data 0xff is always followed by 0x00 or a restart marker,
-   * so 0xff 0xd9 there is the end of the image; trailing bytes after it
-   * are allowed, within the last 64 KiB.
+  /* In scan data 0xff is followed by 0x00 (a stuffed byte), 0xff (fill)
+   * or a marker; progressive files carry more tables and scans.  Bytes
+   * after the end-of-image marker are ignored, as libjpeg does.
    */
-  tail = MAX (offset, size - 65536);
-  n    = size - tail;
-  data = g_malloc (n);
+  block = g_malloc (65536);
 
-  if (n >= 2 && tl_image_read_at (fd, tail, data, n))
-    for (i = n - 1; i > 0 && ! found; i--)
-      found = data[i - 1] == 0xff && data[i] == 0xd9;
-
-  g_free (data);
-
-  if (! found)
+  while (offset < size)
     {
-      g_set_error (error, TL_ERROR, TL_ERROR_IO,
-                   "cannot load '%s': truncated JPEG file (no end-of-image "
-                   "marker)", path);
-      return FALSE;
+      gsize n = MIN (size - offset, 65536);
+      gsize i;
+
+      if (! tl_image_read_at (fd, offset, block, n))
+        {
+          g_set_error (error, TL_ERROR, TL_ERROR_IO,
+                       "cannot load '%s': read error: %s",
+                       path, g_strerror (errno));
+          g_free (block);
+          return FALSE;
+        }
+
+      for (i = 0; i < n; i++)
+        {
+          if (! after_ff)
+            {
+              after_ff = block[i] == 0xff;
+              continue;
+            }
+
+          if (block[i] == 0xd9)
+            {
+              g_free (block);
+              return TRUE;
+            }
+
+          if (block[i] != 0x00 && block[i] != 0xff &&
+              ! tl_image_jpeg_marker_known (block[i]))
+            {
+              g_set_error (error, TL_ERROR, TL_ERROR_IO,
+                           "cannot load '%s': damaged JPEG file (bad marker "
+                           "at byte %" G_GOFFSET_FORMAT ")",
+                           path, offset + (goffset) i - 1);
+              g_free (block);
+              return FALSE;
+            }
+
+          after_ff = block[i] == 0xff;
+        }
+
+      offset += n;
     }
 
-  return TRUE;
+  g_free (block);
+  g_set_error (error, TL_ERROR, TL_ERROR_IO,
+               "cannot load '%s': truncated JPEG file (no end-of-image "
+               "marker)", path);
+  return FALSE;
 }
 
 /* Checks that @path is a readable, non-empty file of a type we know, before

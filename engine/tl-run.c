@@ -12,7 +12,8 @@
 struct _TlRun
 {
   TlContext      *context;
-  const TlFilter *filter;
+  const TlFilter *filter;      /* NULL for a run of tl_run_new () */
+  const gchar    *program;
   const TlPixels *pixels;
   TlPlan          plan;
   cl_mem          input;
@@ -103,8 +104,8 @@ tl_run_get_kernel (TlRun       *run,
                    const gchar *kernel_name,
                    GError     **error)
 {
-  return tl_context_get_kernel (run->context, run->filter->program,
-                                kernel_name, error);
+  return tl_context_get_kernel (run->context, run->program, kernel_name,
+                                error);
 }
 
 gboolean
@@ -121,12 +122,51 @@ tl_run_set_arg (TlRun       *run,
     {
       g_autofree gchar *what = g_strdup_printf ("setting argument %u of a %s "
                                                 "kernel", index,
-                                                run->filter->name);
+                                                run->filter ?
+                                                run->filter->name :
+                                                run->program);
 
       tl_cl_set_error (error, status, what);
       return FALSE;
     }
   return TRUE;
+}
+
+/* A run of PROGRAM's kernels under PLAN for callers that are not filters
+ * (the overlay): buffers come from tl_run_new_buffer (), launches from
+ * tl_run_enqueue (), and tl_run_free () releases them all.
+ */
+TlRun *
+tl_run_new (TlContext    *context,
+            const gchar  *program,
+            const TlPlan *plan)
+{
+  TlRun *run;
+
+  g_return_val_if_fail (context != NULL && program != NULL, NULL);
+  g_return_val_if_fail (plan != NULL, NULL);
+
+  run = g_new0 (TlRun, 1);
+  run->context  = context;
+  run->program  = program;
+  run->plan     = *plan;
+  run->buffers  = g_ptr_array_new_with_free_func (tl_run_release_buffer);
+  run->launches = g_ptr_array_new_with_free_func (tl_run_release_event);
+
+  return run;
+}
+
+/* Waits for the run's commands, so no kernel outlives its buffers. */
+void
+tl_run_free (TlRun *run)
+{
+  if (run == NULL)
+    return;
+
+  clFinish (tl_context_get_queue (run->context));
+  g_ptr_array_unref (run->launches);
+  g_ptr_array_unref (run->buffers);
+  g_free (run);
 }
 
 /* Issues every launch of the plan; argument DISPATCH_ARG of the kernel
@@ -281,6 +321,7 @@ tl_run_execute (TlContext       *context,
 
   run.context  = context;
   run.filter   = filter;
+  run.program  = filter->program;
   run.pixels   = pixels;
   run.buffers  = g_ptr_array_new_with_free_func (tl_run_release_buffer);
   run.launches = g_ptr_array_new_with_free_func (tl_run_release_event);

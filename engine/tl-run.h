@@ -60,7 +60,13 @@ gboolean          tl_run_plan_filter     (TlContext       *context,
                                           TlPlan          *plan,
                                           GError         **error);
 
-/* For filters' run_cl. */
+/* For kernels outside the filter registry (the overlay). */
+TlRun            *tl_run_new             (TlContext       *context,
+                                          const gchar     *program,
+                                          const TlPlan    *plan);
+void              tl_run_free            (TlRun           *run);
+
+/* For filters' run_cl, and runs of tl_run_new (). */
 TlContext        *tl_run_get_context     (TlRun           *run);
 const TlPlan     *tl_run_get_plan        (TlRun           *run);
 const TlPixels   *tl_run_get_pixels      (TlRun           *run);
@@ -84,6 +90,8 @@ gboolean          tl_run_enqueue         (TlRun           *run,
                                           cl_kernel        kernel,
                                           guint            dispatch_arg,
                                           GError         **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TlRun, tl_run_free)
 
 G_END_DECLS
 

@@ -1,0 +1,125 @@
+/* ThreadLens: the thread map.
+ *
+ * Runs under any plan, like the filters, and records who computed each
+ * pixel: the work-item writes, for each of its pixels, its group's place in
+ * dispatch order, its local ID, its SIMD group and lane; the group's first
+ * work-item writes the group's record: its place in the grid (after the
+ * swizzle), the ticket it took when the group started, its compute unit,
+ * its size as launched and how many of its work-items had no pixel.
+ *
+ * Layout, shared with engine/tl-overlay.c:
+ *   pixels[3 p + 0]    launch index: gy * groups_x + gx before the swizzle
+ *   pixels[3 p + 1]    lx | ly << 16
+ *   pixels[3 p + 2]    SIMD group | lane << 16
+ *   groups[8 i + 0..7] gx, gy, ticket, compute unit, launched width and
+ *                      height, idle work-items, partial (0 or 1)
+ *   info[0]            the ticket counter
+ *   info[1]            the SIMD width seen
+ *   info[2]            where SIMD group and lane came from
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define TL_SIMD_DERIVED    0u
+#define TL_SIMD_SUB_GROUPS 1u
+#define TL_SIMD_PTX        2u
+
+#define TL_UNKNOWN         0xFFFFFFFFu
+
+#if defined (TL_SUBGROUPS) && defined (cl_khr_subgroups)
+#pragma OPENCL EXTENSION cl_khr_subgroups : enable
+#endif
+
+kernel void
+tl_thread_map (global uint          *pixels,
+               global uint          *groups,
+               global volatile uint *info,
+               TlDispatch            d,
+               uint                  simd_width)
+{
+  local uint idle;
+  uint  lx       = get_local_id (0);
+  uint  ly       = get_local_id (1);
+  uint  size_w   = get_local_size (0);
+  uint  size_h   = get_local_size (1);
+  uint  linear   = ly * size_w + lx;
+  uint  items_x  = (d.width + d.pixels_per_item - 1) / d.pixels_per_item;
+  uint  groups_x = (items_x + d.group_w - 1) / d.group_w;
+  uint  launch   = (get_group_id (1) + d.base_y) * groups_x +
+                   get_group_id (0) + d.base_x;
+  uint2 group    = tl_group_id (&d);
+  int2  origin   = tl_item_origin (&d);
+  bool  active   = origin.x < d.width && origin.y < d.height;
+  uint  ticket   = TL_UNKNOWN;
+  uint  unit     = TL_UNKNOWN;
+  uint  simd, lane, width, source;
+
+  /* The ticket first, so that it says when the group started. */
+  if (linear == 0)
+    {
+      ticket = atomic_inc (&info[0]);
+      idle   = 0;
+    }
+
+#if defined (TL_SUBGROUPS)
+  simd   = get_sub_group_id ();
+  lane   = get_sub_group_local_id ();
+  width  = get_max_sub_group_size ();
+  source = TL_SIMD_SUB_GROUPS;
+#elif defined (TL_NVIDIA)
+  /* NVIDIA's OpenCL has no sub-groups; warps are 32 consecutive linear
+   * IDs, and %laneid is the hardware's own word for the lane.
+   */
+  asm volatile ("mov.u32 %0, %%laneid;" : "=r" (lane));
+  simd   = linear / 32;
+  width  = 32;
+  source = TL_SIMD_PTX;
+#else
+  simd   = linear / simd_width;
+  lane   = linear % simd_width;
+  width  = simd_width;
+  source = TL_SIMD_DERIVED;
+#endif
+
+#if defined (TL_NVIDIA)
+  asm volatile ("mov.u32 %0, %%smid;" : "=r" (unit));
+#endif
+
+  /* Padding work-items of a uniform grid count themselves here, so every
+   * work-item must reach both barriers: no early return above.
+   */
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (! active)
+    atomic_inc (&idle);
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+  if (linear == 0)
+    {
+      global uint *record = groups + 8 * launch;
+      uint         used_w = min ((uint) d.group_w, items_x - group.x * d.group_w);
+      uint         used_h = min ((uint) d.group_h, (uint) d.height - group.y * d.group_h);
+
+      record[0] = group.x;
+      record[1] = group.y;
+      record[2] = ticket;
+      record[3] = unit;
+      record[4] = size_w;
+      record[5] = size_h;
+      record[6] = idle;
+      record[7] = used_w * used_h < (uint) (d.group_w * d.group_h);
+      atomic_max (&info[1], width);
+      info[2] = source;
+    }
+
+  if (! active)
+    return;
+
+  for (int x = origin.x; x < min (origin.x + d.pixels_per_item, d.width); x++)
+    {
+      uint p = origin.y * d.stride + x;
+
+      pixels[3 * p + 0] = launch;
+      pixels[3 * p + 1] = lx | ly << 16;
+      pixels[3 * p + 2] = simd | lane << 16;
+    }
+}

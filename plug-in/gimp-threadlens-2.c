@@ -1,0 +1,319 @@
+/* ThreadLens: the GIMP 2.10 host.
+ *
+ * Translates between libgimp-2.0 and the shared host code (tl-host.c):
+ * registers one procedure per filter of the engine's registry, turns PDB
+ * parameters into settings, and runs the filter on the drawable through
+ * the shadow buffer in one undo step.  It links libgimp-2.0 only, never
+ * libgimpui-2.0 (GTK 2), so the dialog can use GTK 3.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <libgimp/gimp.h>
+
+#include "tl-error.h"
+#include "tl-filter.h"
+#include "tl-host.h"
+
+#define PLUG_IN_BINARY "gimp-threadlens"
+#define N_FIXED_ARGS   3       /* run-mode, image, drawable */
+
+static void threadlens2_query (void);
+static void threadlens2_run   (const gchar      *name,
+                               gint              n_params,
+                               const GimpParam  *params,
+                               gint             *n_return_values,
+                               GimpParam       **return_values);
+
+const GimpPlugInInfo PLUG_IN_INFO =
+{
+  NULL,
+  NULL,
+  threadlens2_query,
+  threadlens2_run,
+};
+
+MAIN ()
+
+static GimpPDBArgType
+threadlens2_pdb_type (TlHostArgType type)
+{
+  switch (type)
+    {
+    case TL_HOST_ARG_INT:    return GIMP_PDB_INT32;
+    case TL_HOST_ARG_DOUBLE: return GIMP_PDB_FLOAT;
+    case TL_HOST_ARG_STRING: return GIMP_PDB_STRING;
+    }
+  g_return_val_if_reached (GIMP_PDB_INT32);
+}
+
+/* 2.10 has no ranges in GimpParamDef: the description carries them. */
+static gchar *
+threadlens2_describe (const TlHostArg *arg)
+{
+  if (arg->choices)
+    {
+      g_autofree gchar *values = g_strjoinv (", ", (gchar **) arg->choices);
+
+      return g_strdup_printf ("%s { %s }", arg->blurb, values);
+    }
+  if (arg->type == TL_HOST_ARG_STRING)
+    return g_strdup (arg->blurb);
+
+  return g_strdup_printf ("%s (%g to %g)", arg->blurb, arg->min, arg->max);
+}
+
+static void
+threadlens2_query (void)
+{
+  const TlFilter *const *filters;
+  guint                  n_filters, f;
+
+  filters = tl_filter_list (&n_filters);
+  for (f = 0; f < n_filters; f++)
+    {
+      g_autofree gchar *name  = tl_host_procedure_name (filters[f]);
+      g_autofree gchar *label = tl_host_menu_label (filters[f]);
+      TlHostArg        *args;
+      GimpParamDef     *defs;
+      guint             n_args, i;
+
+      args = tl_host_arguments (filters[f], &n_args);
+      defs = g_new0 (GimpParamDef, N_FIXED_ARGS + n_args);
+
+      defs[0].type        = GIMP_PDB_INT32;
+      defs[0].name        = g_strdup ("run-mode");
+      defs[0].description = g_strdup ("The run mode { RUN-INTERACTIVE (0), "
+                                      "RUN-NONINTERACTIVE (1), "
+                                      "RUN-WITH-LAST-VALS (2) }");
+      defs[1].type        = GIMP_PDB_IMAGE;
+      defs[1].name        = g_strdup ("image");
+      defs[1].description = g_strdup ("Input image");
+      defs[2].type        = GIMP_PDB_DRAWABLE;
+      defs[2].name        = g_strdup ("drawable");
+      defs[2].description = g_strdup ("Input drawable");
+      for (i = 0; i < n_args; i++)
+        {
+          defs[N_FIXED_ARGS + i].type        = threadlens2_pdb_type (args[i].type);
+          defs[N_FIXED_ARGS + i].name        = g_strdup (args[i].name);
+          defs[N_FIXED_ARGS + i].description = threadlens2_describe (&args[i]);
+        }
+
+      gimp_install_procedure (name, filters[f]->description,
+                              "Runs the filter through OpenCL under the "
+                              "dispatch rules given by the arguments: "
+                              "work-group shape, mode, swizzle and pixels "
+                              "per work-item.",
+                              "ThreadLens", "ThreadLens", "2026", label,
+                              "RGB*, GRAY*", GIMP_PLUGIN,
+                              N_FIXED_ARGS + n_args, 0, defs, NULL);
+      gimp_plugin_menu_register (name, TL_HOST_MENU_PATH);
+
+      for (i = 0; i < N_FIXED_ARGS + n_args; i++)
+        {
+          g_free (defs[i].name);
+          g_free (defs[i].description);
+        }
+      g_free (defs);
+      tl_host_arguments_free (args);
+    }
+}
+
+static gboolean
+threadlens2_read_params (const TlFilter   *filter,
+                         gint              n_params,
+                         const GimpParam  *params,
+                         TlHostSettings   *settings,
+                         GError          **error)
+{
+  g_autofree TlHostValue *values = NULL;
+  TlHostArg              *args;
+  guint                   n_args, i;
+  gboolean                ok = FALSE;
+
+  args = tl_host_arguments (filter, &n_args);
+  if (n_params != (gint) (N_FIXED_ARGS + n_args))
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                   "%s%s takes %u arguments, not %d", TL_HOST_PROC_PREFIX,
+                   filter->name, N_FIXED_ARGS + n_args, n_params);
+      goto out;
+    }
+
+  values = g_new0 (TlHostValue, n_args);
+  for (i = 0; i < n_args; i++)
+    {
+      const GimpParam *param = &params[N_FIXED_ARGS + i];
+
+      switch (args[i].type)
+        {
+        case TL_HOST_ARG_INT:    values[i].i = param->data.d_int32;  break;
+        case TL_HOST_ARG_DOUBLE: values[i].d = param->data.d_float;  break;
+        case TL_HOST_ARG_STRING: values[i].s = param->data.d_string; break;
+        }
+    }
+  ok = tl_host_settings_from_values (settings, filter, values, n_args, error);
+
+ out:
+  tl_host_arguments_free (args);
+  return ok;
+}
+
+static void
+threadlens2_progress (gdouble      fraction,
+                      const gchar *message,
+                      gpointer     data)
+{
+  gimp_progress_set_text (message);
+  gimp_progress_update (fraction);
+}
+
+/* Last values are kept per procedure; a stored block of another size
+ * (another version's) is ignored.
+ */
+static void
+threadlens2_load_last (const gchar    *name,
+                       TlHostSettings *settings)
+{
+  if (gimp_get_data_size (name) == sizeof (TlHostSettings))
+    gimp_get_data (name, settings);
+}
+
+static gboolean
+threadlens2_apply (const TlFilter       *filter,
+                   const TlHostSettings *settings,
+                   gint32                image,
+                   gint32                drawable,
+                   GError              **error)
+{
+  GeglBuffer    *source, *shadow;
+  GeglRectangle  region;
+  gboolean       ok;
+
+  if (! gimp_item_is_valid (drawable) || ! gimp_item_is_drawable (drawable))
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                   "drawable %d does not exist", drawable);
+      return FALSE;
+    }
+  if (gimp_drawable_is_indexed (drawable))
+    {
+      g_set_error_literal (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                           "ThreadLens filters work on RGB and grayscale "
+                           "layers; this one is indexed (Image > Mode > RGB "
+                           "converts it)");
+      return FALSE;
+    }
+
+  /* Nothing selected on this drawable: nothing to do. */
+  if (! gimp_drawable_mask_intersect (drawable, &region.x, &region.y,
+                                      &region.width, &region.height))
+    return TRUE;
+
+  gimp_progress_init_printf ("ThreadLens: %s", filter->label);
+
+  source = gimp_drawable_get_buffer (drawable);
+  shadow = gimp_drawable_get_shadow_buffer (drawable);
+  ok = tl_host_process (settings, filter, source, shadow, &region,
+                        threadlens2_progress, NULL, NULL, error);
+  g_object_unref (source);
+  if (ok)
+    gegl_buffer_flush (shadow);
+  g_object_unref (shadow);
+
+  /* Only a successful run merges: on failure the shadow is dropped and
+   * the layer keeps its pixels.  The merge blends through the selection
+   * mask and is one undo step.
+   */
+  if (ok)
+    {
+      gimp_image_undo_group_start (image);
+      gimp_drawable_merge_shadow (drawable, TRUE);
+      gimp_drawable_update (drawable, region.x, region.y, region.width,
+                            region.height);
+      gimp_image_undo_group_end (image);
+    }
+  gimp_progress_end ();
+
+  return ok;
+}
+
+static void
+threadlens2_run (const gchar      *name,
+                 gint              n_params,
+                 const GimpParam  *params,
+                 gint             *n_return_values,
+                 GimpParam       **return_values)
+{
+  static GimpParam   values[2];
+  g_autoptr(GError)  error  = NULL;
+  const TlFilter    *filter;
+  TlHostSettings     settings;
+  GimpRunMode        run_mode;
+  GimpPDBStatusType  status = GIMP_PDB_SUCCESS;
+
+  *n_return_values = 1;
+  *return_values   = values;
+  values[0].type          = GIMP_PDB_STATUS;
+  values[0].data.d_status = GIMP_PDB_SUCCESS;
+
+  gegl_init (NULL, NULL);
+
+  filter = tl_host_filter_for_procedure (name, &error);
+  if (filter == NULL || n_params < N_FIXED_ARGS)
+    {
+      status = GIMP_PDB_CALLING_ERROR;
+      goto out;
+    }
+
+  run_mode = params[0].data.d_int32;
+  tl_host_settings_init (&settings, filter);
+
+  switch (run_mode)
+    {
+    case GIMP_RUN_INTERACTIVE:
+      /* Until the dialog exists, an interactive run repeats the last
+       * settings (or the defaults).
+       */
+    case GIMP_RUN_WITH_LAST_VALS:
+      threadlens2_load_last (name, &settings);
+      break;
+
+    case GIMP_RUN_NONINTERACTIVE:
+      if (! threadlens2_read_params (filter, n_params, params, &settings, &error))
+        status = GIMP_PDB_CALLING_ERROR;
+      break;
+    }
+
+  if (status == GIMP_PDB_SUCCESS &&
+      ! threadlens2_apply (filter, &settings, params[1].data.d_image,
+                           params[2].data.d_drawable, &error))
+    status = GIMP_PDB_EXECUTION_ERROR;
+
+  if (status == GIMP_PDB_SUCCESS)
+    {
+      gimp_set_data (name, &settings, sizeof (settings));
+      if (run_mode != GIMP_RUN_NONINTERACTIVE)
+        gimp_displays_flush ();
+    }
+
+ out:
+  values[0].data.d_status = status;
+  if (status != GIMP_PDB_SUCCESS && error)
+    {
+      static gchar *message = NULL;
+
+      /* The second value is the message GIMP shows for the failure; it
+       * must outlive this call.
+       */
+      g_free (message);
+      message = g_strdup (error->message);
+      *n_return_values       = 2;
+      values[1].type          = GIMP_PDB_STRING;
+      values[1].data.d_string = message;
+    }
+}

@@ -1,0 +1,107 @@
+/* ThreadLens: what both GIMP hosts share.
+ *
+ * The hosts differ only in how GIMP hands over arguments and pixels.  The
+ * procedure's argument list, the checks on each value, the remembered
+ * settings and the processing of a layer region all live here, so that the
+ * GIMP 2.10 and GIMP 3 files do nothing but translate between GIMP's API
+ * and these calls.  No libgimp here: GLib, GEGL and the engine only.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef TL_HOST_H
+#define TL_HOST_H
+
+#include <gegl.h>
+
+#include "tl-filter.h"
+#include "tl-plan.h"
+
+G_BEGIN_DECLS
+
+#define TL_HOST_PROC_PREFIX  "plug-in-threadlens-"
+#define TL_HOST_MENU_PATH    "<Image>/Filters/ThreadLens (OpenCL)"
+#define TL_HOST_MAX_PARAMS   4
+#define TL_HOST_DEVICE_LEN   128
+
+typedef enum
+{
+  TL_HOST_ARG_INT,
+  TL_HOST_ARG_DOUBLE,
+  TL_HOST_ARG_STRING
+} TlHostArgType;
+
+/* One PDB argument after run-mode, image and drawable(s). */
+typedef struct
+{
+  const gchar   *name;
+  const gchar   *nick;
+  const gchar   *blurb;
+  TlHostArgType  type;
+  gdouble        min, max;
+  gdouble        default_number;
+  const gchar   *default_text;
+  const gchar  **choices;        /* for strings with fixed values, NULL-terminated */
+} TlHostArg;
+
+typedef union
+{
+  gint         i;
+  gdouble      d;
+  const gchar *s;
+} TlHostValue;
+
+/* Everything a run needs besides the pixels; a plain struct, so the 2.10
+ * host can keep it with gimp_set_data ().
+ */
+typedef struct
+{
+  TlValue  values[TL_HOST_MAX_PARAMS];
+  gint     shape[2];              /* 0 x 0: auto */
+  TlMode   mode;
+  gint     swizzle;
+  gint     pixels_per_item;       /* 0: the filter's default */
+  gint     overlay;               /* index into tl_host_overlay_names */
+  gdouble  overlay_opacity;
+  gchar    device[TL_HOST_DEVICE_LEN];
+} TlHostSettings;
+
+typedef void (* TlHostProgress) (gdouble      fraction,
+                                 const gchar *message,
+                                 gpointer     data);
+
+extern const gchar *tl_host_overlay_names[];
+
+gchar           *tl_host_procedure_name   (const TlFilter       *filter);
+const TlFilter  *tl_host_filter_for_procedure (const gchar      *procedure,
+                                           GError              **error);
+gchar           *tl_host_menu_label       (const TlFilter       *filter);
+
+TlHostArg       *tl_host_arguments        (const TlFilter       *filter,
+                                           guint                *n_args);
+void             tl_host_arguments_free   (TlHostArg            *args);
+
+void             tl_host_settings_init    (TlHostSettings       *settings,
+                                           const TlFilter       *filter);
+gboolean         tl_host_settings_from_values (TlHostSettings   *settings,
+                                           const TlFilter       *filter,
+                                           const TlHostValue    *values,
+                                           guint                 n_values,
+                                           GError              **error);
+gboolean         tl_host_settings_to_choice (const TlHostSettings *settings,
+                                           TlChoice             *choice,
+                                           GError              **error);
+
+gboolean         tl_host_process          (const TlHostSettings *settings,
+                                           const TlFilter       *filter,
+                                           GeglBuffer           *source,
+                                           GeglBuffer           *target,
+                                           const GeglRectangle  *region,
+                                           TlHostProgress        progress,
+                                           gpointer              progress_data,
+                                           TlPlan               *plan,
+                                           GError              **error);
+
+G_END_DECLS
+
+#endif /* TL_HOST_H */
