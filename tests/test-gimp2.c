@@ -66,6 +66,14 @@ static const GimpCheck checks[] =
     " (plug-in-threadlens-invert RUN-NONINTERACTIVE img (tl-layer img)"
     "   0 0 \"uniform\" 0 0 \"none\" 0.5 \"\")"
     " (tl-save img \"%2$s/gimp-invert-gray.png\"))", NULL },
+  /* A 32-bit float linear layer: converted in and out by GEGL. */
+  { "invert-float32",
+    "(let* ((img (tl-load \"%1$s/coffee.png\")))"
+    " (gimp-image-convert-precision img PRECISION-FLOAT-LINEAR)"
+    " (plug-in-threadlens-invert RUN-NONINTERACTIVE img (tl-layer img)"
+    "   13 3 \"non-uniform\" 0 3 \"none\" 0.5 \"\")"
+    " (gimp-image-convert-precision img PRECISION-U8-GAMMA)"
+    " (tl-save img \"%2$s/gimp-invert-float.png\"))", NULL },
   { "selection-rectangle",
     "(let* ((img (tl-load \"%1$s/coffee.png\")))"
     " (gimp-image-select-rectangle img CHANNEL-OP-REPLACE 100 50 200 120)"
@@ -327,7 +335,7 @@ test_filters_match_cli (void)
 {
   const gchar *blur[]   = { "--set=std-dev=3", "--shape=7x5", "--mode=emulated", "--swizzle=3", NULL };
   const gchar *matrix[] = { "--set=matrix=0,0,1,0,0,1,0,0,1,0,0,0,0,0,0,1", NULL };
-  g_autofree gchar *p1 = NULL, *p2 = NULL, *p3 = NULL, *p4 = NULL;
+  g_autofree gchar *p1 = NULL, *p2 = NULL, *p2b = NULL, *p3 = NULL, *p4 = NULL;
 
   assert_check_ok ("blur-rgb");
   p1 = cli_apply ("cli-blur.png", "gaussian-blur", "coffee.png", blur);
@@ -335,11 +343,15 @@ test_filters_match_cli (void)
 
   assert_check_ok ("invert-alpha");
   p2 = cli_apply ("cli-invert-logo.png", "invert", "logo.png", NULL);
+  p2b = cli_apply ("cli-invert-coffee4.png", "invert", "coffee.png", NULL);
   assert_same_pixels ("gimp-invert-logo.png", p2);
 
   assert_check_ok ("matrix-rgb");
   p3 = cli_apply ("cli-matrix.png", "color-matrix", "astronaut.png", matrix);
   assert_same_pixels ("gimp-matrix.png", p3);
+
+  assert_check_ok ("invert-float32");
+  assert_same_pixels ("gimp-invert-float.png", p2b);
 
   assert_check_ok ("invert-gray16");
   p4 = cli_apply ("cli-invert-gray.png", "invert", "chessboard_GRAY_U16.tif", NULL);
