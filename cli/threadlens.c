@@ -5,6 +5,8 @@
  *   threadlens plan --size WxH [dispatch options] (--device SPEC | --simd-width P --max-threads M)
  *   threadlens apply FILTER [--set NAME=VALUE]... [dispatch options] IN OUT
  *   threadlens bench FILTER [--set ...] [dispatch options] [--runs N] IN
+ *   threadlens overlay --by MODE [--style STYLE] [--opacity A] [dispatch options]
+ *                      [--dump-ids FILE.json] IN OUT
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -14,10 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include "tl-cl.h"
 #include "tl-error.h"
 #include "tl-filter.h"
 #include "tl-image.h"
+#include "tl-overlay.h"
 #include "tl-plan.h"
 #include "tl-report.h"
 #include "tl-run.h"
@@ -514,6 +519,140 @@ cli_bench (gint    argc,
   return EXIT_SUCCESS;
 }
 
+static gint
+cli_overlay (gint    argc,
+             gchar **argv)
+{
+  static gchar  *by = NULL;
+  static gchar  *style_name = NULL;
+  static gchar  *filter_name = NULL;
+  static gchar  *dump_ids = NULL;
+  static gdouble opacity = 0.5;
+  static GOptionEntry entries[] =
+  {
+    { "by", 0, 0, G_OPTION_ARG_STRING, &by,
+      "What to show: work-group, simd-group, lane, launch-order or "
+      "compute-unit", "MODE" },
+    { "style", 0, 0, G_OPTION_ARG_STRING, &style_name,
+      "tint (default: colours blended over the image) or checkerboard "
+      "(seed 002: odd units colour-inverted)", "STYLE" },
+    { "opacity", 0, 0, G_OPTION_ARG_DOUBLE, &opacity,
+      "Opacity of the tint, 0 to 1 (default 0.5)", "A" },
+    { "filter", 0, 0, G_OPTION_ARG_STRING, &filter_name,
+      "Show the dispatch this filter would get (P and M of its kernels; "
+      "default: the overlay kernel's own)", "FILTER" },
+    { "dump-ids", 0, 0, G_OPTION_ARG_FILENAME, &dump_ids,
+      "Also write every pixel's IDs as JSON", "FILE.json" },
+    { NULL }
+  };
+  GOptionContext         *options = g_option_context_new ("IN OUT - draw the thread map over an image");
+  g_autoptr(GError)       error   = NULL;
+  g_autoptr(TlContext)    context = NULL;
+  g_autoptr(TlImage)      image   = NULL;
+  g_autoptr(TlOverlayMap) map     = NULL;
+  g_autofree gfloat      *pixels  = NULL;
+  g_autofree gchar       *legend  = NULL;
+  const TlFilter         *filter  = NULL;
+  TlOverlayMode           mode;
+  TlOverlayStyle          style   = TL_OVERLAY_TINT;
+  TlChoice                choice;
+  TlLimits                limits;
+  TlPlan                  plan;
+
+  g_option_context_add_main_entries (options, entries, NULL);
+  g_option_context_add_main_entries (options, cli_dispatch_entries, NULL);
+  if (! g_option_context_parse (options, &argc, &argv, &error))
+    return cli_usage (options, error->message);
+  if (argc != 3)
+    return cli_usage (options, "overlay needs IN OUT");
+  if (by == NULL)
+    return cli_usage (options, "overlay needs --by MODE (work-group, "
+                      "simd-group, lane, launch-order or compute-unit)");
+  g_option_context_free (options);
+
+  if (! tl_overlay_mode_from_string (by, &mode, &error) ||
+      (style_name && ! tl_overlay_style_from_string (style_name, &style,
+                                                     &error)) ||
+      ! cli_read_choice (&choice, &error))
+    return cli_fail (g_steal_pointer (&error));
+  if (! (opacity >= 0.0 && opacity <= 1.0))
+    {
+      g_autofree gchar *message = g_strdup_printf ("--opacity %g: must be "
+                                                   "between 0 and 1", opacity);
+
+      cli_error (message);
+      return CLI_EXIT_FAILURE;
+    }
+  if (filter_name && (filter = tl_filter_lookup (filter_name, &error)) == NULL)
+    return cli_fail (g_steal_pointer (&error));
+  if (! tl_image_init_gegl (&error))
+    return cli_fail (g_steal_pointer (&error));
+
+  image = tl_image_load (argv[1], &error);
+  if (image == NULL)
+    return cli_fail (g_steal_pointer (&error));
+
+  context = tl_context_new (cli_dispatch.device, &error);
+  if (context == NULL ||
+      ! tl_overlay_plan (context, filter, &choice, tl_image_get_width (image),
+                         tl_image_get_height (image), &limits, &plan, &error))
+    return cli_fail (g_steal_pointer (&error));
+
+  map = tl_overlay_run (context, &plan, limits.simd_width, &error);
+  if (map == NULL)
+    return cli_fail (g_steal_pointer (&error));
+
+  pixels = tl_image_get_pixels (image, "R'G'B'A float");
+  if (! tl_overlay_render (map, mode, style, opacity, pixels, pixels, &error))
+    return cli_fail (g_steal_pointer (&error));
+  tl_image_set_pixels (image, "R'G'B'A float", pixels);
+
+  /* The IDs first: if the image cannot be written, neither file stays. */
+  if (dump_ids && ! tl_overlay_map_save_json (map, dump_ids, &error))
+    return cli_fail (g_steal_pointer (&error));
+  if (! tl_image_save (image, argv[2], &error))
+    {
+      if (dump_ids)
+        g_unlink (dump_ids);
+      return cli_fail (g_steal_pointer (&error));
+    }
+
+  legend = tl_overlay_legend (map, mode, style, opacity);
+  if (cli_dispatch.json)
+    {
+      JsonNode            *node   = tl_report_plan_json (&plan, &limits);
+      JsonObject          *object = json_node_get_object (node);
+      g_autofree gchar    *title  = tl_overlay_title (map, mode);
+      TlOverlaySimdSource  source = tl_overlay_map_get_simd_source (map);
+
+      json_object_set_string_member (object, "device",
+                                     tl_context_get_device (context)->name);
+      json_object_set_string_member (object, "overlay",
+                                     tl_overlay_mode_to_string (mode));
+      json_object_set_string_member (object, "style",
+                                     tl_overlay_style_to_string (style));
+      json_object_set_double_member (object, "opacity", opacity);
+      json_object_set_string_member (object, "title", title);
+      json_object_set_string_member (object, "legend", legend);
+      json_object_set_string_member (object, "simd_source",
+                                     tl_overlay_simd_source_to_string (source));
+      json_object_set_string_member (object, "simd_source_text",
+                                     tl_overlay_simd_source_describe (source));
+      json_object_set_int_member (object, "simd_group_width",
+                                  tl_overlay_map_get_simd_width (map));
+      json_object_set_string_member (object, "output", argv[2]);
+      cli_print_json (node);
+    }
+  else
+    {
+      g_autofree gchar *text = tl_report_plan_text (&plan, &limits);
+
+      g_print ("%s\n%s -> %s\n%s", legend, argv[1], argv[2], text);
+    }
+
+  return EXIT_SUCCESS;
+}
+
 static const struct
 {
   const gchar *name;
@@ -526,6 +665,7 @@ static const struct
   { "plan",         cli_plan,         "show the dispatch plan for a region" },
   { "apply",        cli_apply,        "apply a filter to an image file" },
   { "bench",        cli_bench,        "time dispatch choices against baselines" },
+  { "overlay",      cli_overlay,      "draw the thread map over an image" },
 };
 
 static void

@@ -62,10 +62,14 @@ typedef struct
 
 static const TlImageType tl_image_types[] =
 {
-  { "image/png",   ".png",            "gegl:png-load",  "gegl:png-save",  tl_image_check_png  },
-  { "image/jpeg",  ".jpg;.jpeg;.jpe", "gegl:jpg-load",  "gegl:jpg-save",  tl_image_check_jpeg },
-  { "image/tiff",  ".tif;.tiff",      "gegl:tiff-load", "gegl:tiff-save", NULL                },
-  { "image/x-exr", ".exr",            "gegl:exr-load",  "gegl:exr-save",  NULL                }
+  { "image/png",   ".png",
+    "gegl:png-load",  "gegl:png-save",  tl_image_check_png  },
+  { "image/jpeg",  ".jpg;.jpeg;.jpe",
+    "gegl:jpg-load",  "gegl:jpg-save",  tl_image_check_jpeg },
+  { "image/tiff",  ".tif;.tiff",
+    "gegl:tiff-load", "gegl:tiff-save", NULL                },
+  { "image/x-exr", ".exr",
+    "gegl:exr-load",  "gegl:exr-save",  NULL                }
 };
 
 /* Without these no ThreadLens run can read or write its images. */
@@ -265,7 +269,8 @@ tl_image_check_png (const gchar *path,
                     goffset      size,
                     GError     **error)
 {
-  static const guchar signature[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+  static const guchar signature[8] =
+    { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
   const guint32 *table  = tl_image_crc_table ();
   guchar        *block  = g_malloc (65536);
   guchar         header[8];
@@ -324,8 +329,8 @@ tl_image_check_png (const gchar *path,
         {
           g_set_error (error, TL_ERROR, TL_ERROR_IO,
                        "cannot load '%s': truncated PNG file (its %s chunk "
-                       "at byte %" G_GOFFSET_FORMAT " needs %u bytes, the "
-                       "file has %" G_GOFFSET_FORMAT ")",
+                       "at byte %" G_GOFFSET_FORMAT " needs %u bytes, only "
+                       "%" G_GOFFSET_FORMAT " are left)",
                        path, type, offset, length + 12, size - offset);
           goto out;
         }
@@ -589,8 +594,8 @@ tl_image_probe (const gchar  *path,
     }
 
   /* Content first, as a name says little about what a file holds; then
-   * the extension, as the guess misses some types (Radiance HDR reads as
-   * subtitles).  Data of the wrong kind then fails in the loader.
+   * the extension, as the guess is not always right.  Data of the wrong
+   * kind then fails in the check or the loader.
    */
   content_type = g_content_type_guess (NULL, head, n, NULL);
   {

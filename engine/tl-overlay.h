@@ -13,7 +13,7 @@
 #ifndef TL_OVERLAY_H
 #define TL_OVERLAY_H
 
-#include <json-glib/json-glib.h>
+#include <glib.h>
 
 #include "tl-cl.h"
 #include "tl-filter.h"
@@ -73,6 +73,7 @@ const gchar        *tl_overlay_style_to_string     (TlOverlayStyle       style);
 gboolean            tl_overlay_style_from_string   (const gchar         *text,
                                                     TlOverlayStyle      *style,
                                                     GError             **error);
+const gchar        *tl_overlay_simd_source_to_string (TlOverlaySimdSource source);
 const gchar        *tl_overlay_simd_source_describe (TlOverlaySimdSource source);
 
 gboolean            tl_overlay_plan                (TlContext           *context,
@@ -118,7 +119,6 @@ gchar              *tl_overlay_legend              (const TlOverlayMap  *map,
                                                     TlOverlayStyle       style,
                                                     gdouble              opacity);
 
-JsonNode           *tl_overlay_map_to_json         (const TlOverlayMap  *map);
 gboolean            tl_overlay_map_save_json       (const TlOverlayMap  *map,
                                                     const gchar         *path,
                                                     GError             **error);

@@ -96,8 +96,10 @@ tl_thread_map (global uint          *pixels,
   if (linear == 0)
     {
       global uint *record = groups + 8 * launch;
-      uint         used_w = min ((uint) d.group_w, items_x - group.x * d.group_w);
-      uint         used_h = min ((uint) d.group_h, (uint) d.height - group.y * d.group_h);
+      uint         used_w = min ((uint) d.group_w,
+                                 items_x - group.x * d.group_w);
+      uint         used_h = min ((uint) d.group_h,
+                                 (uint) d.height - group.y * d.group_h);
 
       record[0] = group.x;
       record[1] = group.y;

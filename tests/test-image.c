@@ -28,7 +28,8 @@ static const TlImageTestFile tl_image_test_files[] =
   { "astronaut.png",           512, 512, "u8",  3, FALSE },
   { "coffee.png",              600, 400, "u8",  3, FALSE },
   { "logo.png",                500, 500, "u8",  4, TRUE  },
-  { "palette_color.png",        10,  10, "u8",  3, FALSE },  /* GEGL expands the palette */
+  /* Indexed: GEGL expands the palette to RGB. */
+  { "palette_color.png",        10,  10, "u8",  3, FALSE },
   { "chessboard_GRAY_U16.tif", 200, 200, "u16", 1, FALSE }
 };
 
@@ -203,7 +204,8 @@ tl_image_test_load_formats (void)
 
       g_assert_cmpuint (tl_image_get_width (image),  ==, file->width);
       g_assert_cmpuint (tl_image_get_height (image), ==, file->height);
-      g_assert_true (babl_format_get_type (format, 0) == babl_type (file->type));
+      g_assert_true (babl_format_get_type (format, 0) ==
+                     babl_type (file->type));
       g_assert_cmpint (babl_format_get_n_components (format), ==,
                        file->components);
       g_assert_cmpint (babl_format_has_alpha (format), ==, file->alpha);
@@ -215,7 +217,7 @@ tl_image_test_load_formats (void)
     }
 }
 
-/* A PNG under another name is loaded by its content. */
+/* A TIFF named .png is loaded by its content. */
 static void
 tl_image_test_load_misnamed (void)
 {
@@ -441,12 +443,12 @@ tl_image_test_load_errors (void)
   g_free (path);
 
   path = g_build_filename (dir, "notes.png", NULL);
-  g_assert_true (g_file_set_contents (path, "not an image at all\n", -1, NULL));
+  g_assert_true (g_file_set_contents (path, "not an image\n", -1, NULL));
   tl_image_test_assert_file_error (path, TL_ERROR_IO);
   g_free (path);
 
   path = g_build_filename (dir, "notes.txt", NULL);
-  g_assert_true (g_file_set_contents (path, "not an image at all\n", -1, NULL));
+  g_assert_true (g_file_set_contents (path, "not an image\n", -1, NULL));
   tl_image_test_assert_file_error (path, TL_ERROR_IO);
   g_free (path);
 
@@ -458,6 +460,14 @@ tl_image_test_load_errors (void)
   /* Cut after the last pixel data: only the IEND chunk is missing. */
   path = g_build_filename (dir, "astronaut-noend.png", NULL);
   g_assert_true (g_file_set_contents (path, data, size - 12, NULL));
+  tl_image_test_assert_file_error (path, TL_ERROR_IO);
+  g_free (path);
+
+  /* One byte changed in the pixel data: the chunk's CRC no longer fits. */
+  path = g_build_filename (dir, "astronaut-crc.png", NULL);
+  data[size / 2] ^= 0x10;
+  g_assert_true (g_file_set_contents (path, data, size, NULL));
+  data[size / 2] ^= 0x10;
   tl_image_test_assert_file_error (path, TL_ERROR_IO);
   g_free (path);
 
@@ -517,6 +527,70 @@ tl_image_test_load_damaged (void)
   g_test_log_set_fatal_handler (NULL, NULL);
 
   g_free (data);
+  g_free (path);
+  g_free (source);
+  tl_image_test_remove_dir (dir);
+  g_free (dir);
+}
+
+/* gegl:jpg-load lets libjpeg call exit() on a bad header and hangs on a
+ * file cut in its headers; tl_image_load must refuse such files first.
+ */
+static void
+tl_image_test_load_jpeg (void)
+{
+  gchar   *dir    = tl_image_test_make_dir ();
+  gchar   *source = tl_image_test_source ("astronaut.png");
+  gchar   *path   = g_build_filename (dir, "astronaut.jpg", NULL);
+  GError  *error  = NULL;
+  TlImage *image;
+  gchar   *data;
+  gsize    size;
+  gsize    cuts[3];
+  guint    i;
+
+  if (! gegl_has_operation ("gegl:jpg-save") ||
+      ! gegl_has_operation ("gegl:jpg-load"))
+    {
+      g_test_skip ("GEGL has no JPEG support");
+      goto out;
+    }
+
+  image = tl_image_test_load (source);
+  g_assert_true (tl_image_save (image, path, &error));
+  g_assert_no_error (error);
+  tl_image_free (image);
+
+  image = tl_image_test_load (path);
+  g_assert_cmpuint (tl_image_get_width (image), ==, 512);
+  g_assert_cmpstr (babl_format_get_encoding (tl_image_get_format (image)),
+                   ==, "R'G'B' u8");
+  tl_image_free (image);
+
+  g_assert_true (g_file_get_contents (path, &data, &size, NULL));
+  cuts[0] = 100;        /* in the headers */
+  cuts[1] = size / 2;   /* in the scan */
+  cuts[2] = size - 2;   /* just the end marker missing */
+
+  for (i = 0; i < G_N_ELEMENTS (cuts); i++)
+    {
+      gchar *name = g_strdup_printf ("cut-%" G_GSIZE_FORMAT ".jpg", cuts[i]);
+      gchar *cut  = g_build_filename (dir, name, NULL);
+
+      g_assert_true (g_file_set_contents (cut, data, cuts[i], NULL));
+      tl_image_test_assert_file_error (cut, TL_ERROR_IO);
+      g_free (cut);
+      g_free (name);
+    }
+
+  g_free (path);
+  path = g_build_filename (dir, "notes.jpg", NULL);
+  g_assert_true (g_file_set_contents (path, "not an image\n", -1, NULL));
+  tl_image_test_assert_file_error (path, TL_ERROR_IO);
+
+  g_free (data);
+
+out:
   g_free (path);
   g_free (source);
   tl_image_test_remove_dir (dir);
@@ -621,6 +695,7 @@ main (int    argc,
   g_test_add_func ("/image/load/misnamed", tl_image_test_load_misnamed);
   g_test_add_func ("/image/load/errors", tl_image_test_load_errors);
   g_test_add_func ("/image/load/damaged", tl_image_test_load_damaged);
+  g_test_add_func ("/image/load/jpeg", tl_image_test_load_jpeg);
 
   for (i = 0; i < G_N_ELEMENTS (tl_image_test_files); i++)
     {

@@ -1,0 +1,312 @@
+/* ThreadLens: the GIMP 3 host.
+ *
+ * Translates between libgimp-3.0 and the shared host code (tl-host.c):
+ * registers one procedure per filter of the engine's registry, turns the
+ * procedure's config into settings, and runs the filter on the drawable
+ * through the shadow buffer in one undo step.  It mirrors
+ * gimp-threadlens-2.c; only the API differs.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <libgimp/gimp.h>
+
+#include "tl-error.h"
+#include "tl-filter.h"
+#include "tl-host.h"
+
+#define PLUG_IN_BINARY "gimp-threadlens"
+
+typedef struct
+{
+  GimpPlugIn parent_instance;
+} ThreadLens3;
+
+typedef struct
+{
+  GimpPlugInClass parent_class;
+} ThreadLens3Class;
+
+#define THREADLENS3_TYPE (threadlens3_get_type ())
+
+GType                   threadlens3_get_type         (void) G_GNUC_CONST;
+
+static GList          * threadlens3_query_procedures (GimpPlugIn           *plug_in);
+static GimpProcedure  * threadlens3_create_procedure (GimpPlugIn           *plug_in,
+                                                      const gchar          *name);
+static GimpValueArray * threadlens3_run              (GimpProcedure        *procedure,
+                                                      GimpRunMode           run_mode,
+                                                      GimpImage            *image,
+                                                      GimpDrawable        **drawables,
+                                                      GimpProcedureConfig  *config,
+                                                      gpointer              run_data);
+
+G_DEFINE_TYPE (ThreadLens3, threadlens3, GIMP_TYPE_PLUG_IN)
+
+GIMP_MAIN (THREADLENS3_TYPE)
+
+static void
+threadlens3_class_init (ThreadLens3Class *klass)
+{
+  GimpPlugInClass *plug_in_class = GIMP_PLUG_IN_CLASS (klass);
+
+  plug_in_class->query_procedures = threadlens3_query_procedures;
+  plug_in_class->create_procedure = threadlens3_create_procedure;
+  /* The plug-in's catalogues come with the translations; until then no
+   * "catalog directory does not exist" warnings.
+   */
+  plug_in_class->set_i18n         = NULL;
+}
+
+static void
+threadlens3_init (ThreadLens3 *threadlens)
+{
+}
+
+static GList *
+threadlens3_query_procedures (GimpPlugIn *plug_in)
+{
+  const TlFilter *const *filters;
+  GList                 *names = NULL;
+  guint                  n_filters, f;
+
+  filters = tl_filter_list (&n_filters);
+  for (f = 0; f < n_filters; f++)
+    names = g_list_append (names, tl_host_procedure_name (filters[f]));
+
+  return names;
+}
+
+/* 3.0 has choices: fixed string values become GimpChoice arguments,
+ * passed by nick exactly as the 2.10 host's strings are.
+ */
+static GimpChoice *
+threadlens3_choice (const TlHostArg *arg)
+{
+  GimpChoice *choice = gimp_choice_new ();
+  gint        i;
+
+  for (i = 0; arg->choices[i]; i++)
+    gimp_choice_add (choice, arg->choices[i], i, arg->choices[i], NULL);
+
+  return choice;
+}
+
+static GimpProcedure *
+threadlens3_create_procedure (GimpPlugIn  *plug_in,
+                              const gchar *name)
+{
+  const TlFilter   *filter;
+  GimpProcedure    *procedure;
+  g_autofree gchar *label = NULL;
+  TlHostArg        *args;
+  guint             n_args, i;
+
+  filter = tl_host_filter_for_procedure (name, NULL);
+  if (filter == NULL)
+    return NULL;
+
+  procedure = gimp_image_procedure_new (plug_in, name,
+                                        GIMP_PDB_PROC_TYPE_PLUGIN,
+                                        threadlens3_run, (gpointer) filter,
+                                        NULL);
+
+  label = tl_host_menu_label (filter);
+  gimp_procedure_set_image_types (procedure, "RGB*, GRAY*");
+  gimp_procedure_set_sensitivity_mask (procedure,
+                                       GIMP_PROCEDURE_SENSITIVE_DRAWABLE);
+  gimp_procedure_set_menu_label (procedure, label);
+  gimp_procedure_add_menu_path (procedure, TL_HOST_MENU_PATH);
+  gimp_procedure_set_documentation (procedure, filter->description,
+                                    "Runs the filter through OpenCL under "
+                                    "the dispatch rules given by the "
+                                    "arguments: work-group shape, mode, "
+                                    "swizzle and pixels per work-item.",
+                                    name);
+  gimp_procedure_set_attribution (procedure, "ThreadLens", "ThreadLens", "2026");
+
+  args = tl_host_arguments (filter, &n_args);
+  for (i = 0; i < n_args; i++)
+    {
+      const TlHostArg *arg = &args[i];
+
+      switch (arg->type)
+        {
+        case TL_HOST_ARG_INT:
+          gimp_procedure_add_int_argument (procedure, arg->name, arg->nick,
+                                           arg->blurb, arg->min, arg->max,
+                                           arg->default_number,
+                                           G_PARAM_READWRITE);
+          break;
+
+        case TL_HOST_ARG_DOUBLE:
+          gimp_procedure_add_double_argument (procedure, arg->name, arg->nick,
+                                              arg->blurb, arg->min, arg->max,
+                                              arg->default_number,
+                                              G_PARAM_READWRITE);
+          break;
+
+        case TL_HOST_ARG_STRING:
+          if (arg->choices)
+            gimp_procedure_add_choice_argument (procedure, arg->name, arg->nick,
+                                                arg->blurb,
+                                                threadlens3_choice (arg),
+                                                arg->default_text,
+                                                G_PARAM_READWRITE);
+          else
+            gimp_procedure_add_string_argument (procedure, arg->name, arg->nick,
+                                                arg->blurb, arg->default_text,
+                                                G_PARAM_READWRITE);
+          break;
+        }
+    }
+  tl_host_arguments_free (args);
+
+  return procedure;
+}
+
+static gboolean
+threadlens3_read_config (const TlFilter       *filter,
+                         GimpProcedureConfig  *config,
+                         TlHostSettings       *settings,
+                         GError              **error)
+{
+  g_autofree TlHostValue *values = NULL;
+  GPtrArray              *strings = g_ptr_array_new_with_free_func (g_free);
+  TlHostArg              *args;
+  guint                   n_args, i;
+  gboolean                ok;
+
+  args   = tl_host_arguments (filter, &n_args);
+  values = g_new0 (TlHostValue, n_args);
+  for (i = 0; i < n_args; i++)
+    {
+      gchar *text = NULL;
+
+      switch (args[i].type)
+        {
+        case TL_HOST_ARG_INT:
+          g_object_get (config, args[i].name, &values[i].i, NULL);
+          break;
+        case TL_HOST_ARG_DOUBLE:
+          g_object_get (config, args[i].name, &values[i].d, NULL);
+          break;
+        case TL_HOST_ARG_STRING:
+          g_object_get (config, args[i].name, &text, NULL);
+          g_ptr_array_add (strings, text);
+          values[i].s = text;
+          break;
+        }
+    }
+  ok = tl_host_settings_from_values (settings, filter, values, n_args, error);
+
+  g_ptr_array_unref (strings);
+  tl_host_arguments_free (args);
+  return ok;
+}
+
+static void
+threadlens3_progress (gdouble      fraction,
+                      const gchar *message,
+                      gpointer     data)
+{
+  gimp_progress_set_text (message);
+  gimp_progress_update (fraction);
+}
+
+static gboolean
+threadlens3_apply (const TlFilter       *filter,
+                   const TlHostSettings *settings,
+                   GimpImage            *image,
+                   GimpDrawable         *drawable,
+                   GError              **error)
+{
+  GeglBuffer    *source, *shadow;
+  GeglRectangle  region;
+  gboolean       ok;
+
+  if (gimp_drawable_is_indexed (drawable))
+    {
+      g_set_error_literal (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                           "ThreadLens filters work on RGB and grayscale "
+                           "layers; this one is indexed (Image > Mode > RGB "
+                           "converts it)");
+      return FALSE;
+    }
+
+  /* Nothing selected on this drawable: nothing to do. */
+  if (! gimp_drawable_mask_intersect (drawable, &region.x, &region.y,
+                                      &region.width, &region.height))
+    return TRUE;
+
+  gimp_progress_init_printf ("ThreadLens: %s", filter->label);
+
+  source = gimp_drawable_get_buffer (drawable);
+  shadow = gimp_drawable_get_shadow_buffer (drawable);
+  ok = tl_host_process (settings, filter, source, shadow, &region,
+                        threadlens3_progress, NULL, NULL, error);
+  g_object_unref (source);
+  if (ok)
+    gegl_buffer_flush (shadow);
+  g_object_unref (shadow);
+
+  /* Only a successful run merges: on failure the shadow is dropped and
+   * the layer keeps its pixels.  The merge blends through the selection
+   * mask and is one undo step.
+   */
+  if (ok)
+    {
+      gimp_image_undo_group_start (image);
+      gimp_drawable_merge_shadow (drawable, TRUE);
+      gimp_drawable_update (drawable, region.x, region.y, region.width,
+                            region.height);
+      gimp_image_undo_group_end (image);
+    }
+  gimp_progress_end ();
+
+  return ok;
+}
+
+static GimpValueArray *
+threadlens3_run (GimpProcedure        *procedure,
+                 GimpRunMode           run_mode,
+                 GimpImage            *image,
+                 GimpDrawable        **drawables,
+                 GimpProcedureConfig  *config,
+                 gpointer              run_data)
+{
+  const TlFilter    *filter = run_data;
+  g_autoptr(GError)  error  = NULL;
+  TlHostSettings     settings;
+
+  gegl_init (NULL, NULL);
+
+  if (gimp_core_object_array_get_length ((GObject **) drawables) != 1)
+    {
+      g_set_error (&error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                   "%s works on one drawable at a time",
+                   gimp_procedure_get_name (procedure));
+      return gimp_procedure_new_return_values (procedure,
+                                               GIMP_PDB_CALLING_ERROR,
+                                               g_steal_pointer (&error));
+    }
+
+  /* The config holds the arguments, or for INTERACTIVE and
+   * WITH_LAST_VALS runs the last values; until the dialog exists an
+   * interactive run repeats them.
+   */
+  if (! threadlens3_read_config (filter, config, &settings, &error))
+    return gimp_procedure_new_return_values (procedure, GIMP_PDB_CALLING_ERROR,
+                                             g_steal_pointer (&error));
+
+  if (! threadlens3_apply (filter, &settings, image, drawables[0], &error))
+    return gimp_procedure_new_return_values (procedure,
+                                             GIMP_PDB_EXECUTION_ERROR,
+                                             g_steal_pointer (&error));
+
+  return gimp_procedure_new_return_values (procedure, GIMP_PDB_SUCCESS, NULL);
+}

@@ -1,0 +1,594 @@
+/* ThreadLens tests: a GIMP host, driven through headless GIMP and script-fu
+ * exactly as a batch user drives it.  Built twice: TL_GIMP_VERSION 2 tests
+ * the GIMP 2.10 host (suite gimp2), 3 the GIMP 3 host (suite gimp3).
+ *
+ * Every check is one call of a ThreadLens procedure on a real photo,
+ * described once here; the script-fu for each GIMP (positional arguments
+ * in 2.10, named ones in 3) is generated from the registry's argument
+ * list, so both hosts face the same checks.  Markers (TL-BEGIN, TL-OK,
+ * TL-CALL-FAILED through gimp-message) and the saved files are what the
+ * test reads: GIMP 2.10's batch mode always exits 0.  Expected pixels
+ * come from `threadlens apply` on the same photo with the same dispatch.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+
+#include "tl-filter.h"
+#include "tl-host.h"
+#include "tl-image.h"
+
+#if TL_GIMP_VERSION == 2
+#define GIMP_CONSOLE   "gimp-console-2.10"
+#define GIMP_DIR_VAR   "GIMP2_DIRECTORY"
+#define U8_PRECISION   "PRECISION-U8-GAMMA"
+#else
+#define GIMP_CONSOLE   "gimp-console-3.0"
+#define GIMP_DIR_VAR   "GIMP3_DIRECTORY"
+#define U8_PRECISION   "PRECISION-U8-NON-LINEAR"
+#endif
+
+typedef enum
+{
+  EXPECT_SAME_AS_CLI,      /* equals `threadlens apply` with cli_options */
+  EXPECT_SAME_AS_CHECK,    /* equals another check's output */
+  EXPECT_UNCHANGED,        /* the call fails with `error`, pixels kept */
+  EXPECT_CUSTOM            /* a test function of its own looks at it */
+} Expect;
+
+typedef struct
+{
+  const gchar *name;
+  const gchar *photo;
+  const gchar *before;       /* scheme on img and layer before the call */
+  const gchar *filter;
+  const gchar *run_mode;
+  const gchar *args;         /* "name=value;..." (strings unquoted) */
+  const gchar *after;        /* scheme after the call, before saving */
+  Expect       expect;
+  const gchar *error;        /* EXPECT_UNCHANGED: text of GIMP's error */
+  const gchar *cli[6];       /* EXPECT_SAME_AS_CLI: apply's options; or
+                              * EXPECT_SAME_AS_CHECK: cli[0] the check */
+} GimpCheck;
+
+static const GimpCheck checks[] =
+{
+  { "blur-rgb", "coffee.png", NULL, "gaussian-blur", "RUN-NONINTERACTIVE",
+    "std-dev=3.0;shape-width=7;shape-height=5;mode=emulated;swizzle=3", NULL,
+    EXPECT_SAME_AS_CLI, NULL,
+    { "--set=std-dev=3", "--shape=7x5", "--mode=emulated", "--swizzle=3" } },
+  { "invert-alpha", "logo.png", NULL, "invert", "RUN-NONINTERACTIVE",
+    "shape-width=16;shape-height=4;mode=non-uniform;swizzle=8;pixels-per-item=2",
+    NULL, EXPECT_SAME_AS_CLI, NULL, { NULL } },
+  { "matrix-rgb", "astronaut.png", NULL, "color-matrix", "RUN-NONINTERACTIVE",
+    "matrix=0 0 1 0 0 1 0 0 1 0 0 0 0 0 0 1", NULL, EXPECT_SAME_AS_CLI, NULL,
+    { "--set=matrix=0,0,1,0,0,1,0,0,1,0,0,0,0,0,0,1" } },
+  { "invert-gray16", "chessboard_GRAY_U16.tif", NULL, "invert",
+    "RUN-NONINTERACTIVE", "", NULL, EXPECT_SAME_AS_CLI, NULL, { NULL } },
+  /* A 32-bit float linear layer: converted in and out by GEGL. */
+  { "invert-float32", "coffee.png",
+    "(gimp-image-convert-precision img PRECISION-FLOAT-LINEAR)", "invert",
+    "RUN-NONINTERACTIVE",
+    "shape-width=13;shape-height=3;mode=non-uniform;pixels-per-item=3",
+    "(gimp-image-convert-precision img " U8_PRECISION ")",
+    EXPECT_SAME_AS_CLI, NULL, { NULL } },
+  { "selection-rectangle", "coffee.png",
+    "(gimp-image-select-rectangle img CHANNEL-OP-REPLACE 100 50 200 120)",
+    "invert", "RUN-NONINTERACTIVE", "mode=emulated",
+    "(gimp-selection-none img)", EXPECT_CUSTOM, NULL, { NULL } },
+  { "selection-feathered", "coffee.png",
+    "(gimp-image-select-ellipse img CHANNEL-OP-REPLACE 150 100 300 200)"
+    "(gimp-selection-feather img 40)",
+    "invert", "RUN-NONINTERACTIVE", "swizzle=8",
+    "(gimp-selection-none img)", EXPECT_CUSTOM, NULL, { NULL } },
+  /* A layer moved off the origin, partly off canvas, is filtered in its
+   * own coordinates.
+   */
+  { "layer-offset", "coffee.png", "(gimp-layer-set-offsets layer 37 -21)",
+    "invert", "RUN-NONINTERACTIVE", "", "(gimp-layer-set-offsets layer 0 0)",
+    EXPECT_SAME_AS_CLI, NULL, { NULL } },
+#if TL_GIMP_VERSION == 2
+  /* The last values are the previous run's (blur-rgb); the arguments
+   * given with RUN-WITH-LAST-VALS are ignored.  (GIMP 3 keeps last values
+   * of interactive runs only.)
+   */
+  { "last-values", "coffee.png", NULL, "gaussian-blur", "RUN-WITH-LAST-VALS",
+    "std-dev=9.0", NULL, EXPECT_SAME_AS_CHECK, NULL, { "blur-rgb" } },
+#endif
+  /* Failures: an error that names the problem, the layer unchanged. */
+  { "bad-indexed", "palette_color.png", NULL, "invert", "RUN-NONINTERACTIVE",
+    "", NULL, EXPECT_UNCHANGED, "this one is indexed", { NULL } },
+  { "bad-shape-limit", "coffee.png", NULL, "invert", "RUN-NONINTERACTIVE",
+    "shape-width=8192;shape-height=8192", NULL, EXPECT_UNCHANGED,
+    "maximum work-group size", { NULL } },
+  { "bad-shape-half", "coffee.png", NULL, "invert", "RUN-NONINTERACTIVE",
+    "shape-width=32", NULL, EXPECT_UNCHANGED,
+    "must both be 0 (auto) or both positive", { NULL } },
+  { "bad-device", "coffee.png", NULL, "invert", "RUN-NONINTERACTIVE",
+    "device=quantum-gpu", NULL, EXPECT_UNCHANGED,
+    "no OpenCL device matches 'quantum-gpu'", { NULL } },
+  { "bad-matrix", "coffee.png", NULL, "color-matrix", "RUN-NONINTERACTIVE",
+    "matrix=1 0 0", NULL, EXPECT_UNCHANGED, "16 or 20", { NULL } },
+#if TL_GIMP_VERSION == 2
+  /* 2.10 passes these as plain numbers and strings: the host checks. */
+  { "bad-std-dev", "coffee.png", NULL, "gaussian-blur", "RUN-NONINTERACTIVE",
+    "std-dev=-2.0", NULL, EXPECT_UNCHANGED, "std-dev = -2 is out of range",
+    { NULL } },
+  { "bad-mode", "coffee.png", NULL, "invert", "RUN-NONINTERACTIVE",
+    "mode=diagonal", NULL, EXPECT_UNCHANGED,
+    "unknown dispatch mode 'diagonal'", { NULL } },
+  { "bad-overlay", "coffee.png", NULL, "invert", "RUN-NONINTERACTIVE",
+    "overlay=sparkles", NULL, EXPECT_UNCHANGED, "unknown overlay 'sparkles'",
+    { NULL } },
+#else
+  /* GIMP 3 checks ranges itself, at the PDB boundary. */
+  { "bad-std-dev", "coffee.png", NULL, "gaussian-blur", "RUN-NONINTERACTIVE",
+    "std-dev=-2.0", NULL, EXPECT_UNCHANGED, "std-dev", { NULL } },
+#endif
+};
+
+static gchar *work_dir;
+static gchar *gimp_log;
+
+static gchar *
+photo (const gchar *name)
+{
+  return g_test_build_filename (G_TEST_DIST, "images", name, NULL);
+}
+
+static gchar *
+work_file (const gchar *name)
+{
+  return g_build_filename (work_dir, name, NULL);
+}
+
+static gchar *
+check_output (const GimpCheck *check)
+{
+  g_autofree gchar *name = g_strconcat ("gimp-", check->name, ".png", NULL);
+
+  return work_file (name);
+}
+
+static const gchar *
+check_value (const GimpCheck *check,
+             const gchar     *arg,
+             GHashTable      *given)
+{
+  return g_hash_table_lookup (given, arg);
+}
+
+/* The procedure call for this GIMP: 2.10 takes every argument in order
+ * (defaults for those the check leaves out), 3 takes named arguments.
+ */
+static void
+append_call (GString         *script,
+             const GimpCheck *check)
+{
+  const TlFilter       *filter = tl_filter_lookup (check->filter, NULL);
+  g_autoptr(GHashTable) given  = g_hash_table_new_full (g_str_hash, g_str_equal,
+                                                        g_free, g_free);
+  g_auto(GStrv)         pairs  = g_strsplit (check->args, ";", -1);
+  TlHostArg            *args;
+  guint                 n_args, i;
+
+  g_assert_nonnull (filter);
+  for (i = 0; pairs[i]; i++)
+    {
+      gchar *equals = strchr (pairs[i], '=');
+
+      if (equals)
+        g_hash_table_insert (given, g_strndup (pairs[i], equals - pairs[i]),
+                             g_strdup (equals + 1));
+    }
+
+#if TL_GIMP_VERSION == 2
+  g_string_append_printf (script, "(plug-in-threadlens-%s %s img layer",
+                          check->filter, check->run_mode);
+#else
+  g_string_append_printf (script, "(plug-in-threadlens-%s #:run-mode %s "
+                          "#:image img #:drawables (vector layer)",
+                          check->filter, check->run_mode);
+#endif
+
+  args = tl_host_arguments (filter, &n_args);
+  for (i = 0; i < n_args; i++)
+    {
+      const gchar *value = check_value (check, args[i].name, given);
+
+#if TL_GIMP_VERSION == 3
+      if (value == NULL)
+        continue;
+      g_string_append_printf (script, " #:%s", args[i].name);
+#endif
+      g_string_append_c (script, ' ');
+      if (args[i].type == TL_HOST_ARG_STRING)
+        g_string_append_printf (script, "\"%s\"", value ? value : args[i].default_text);
+      else if (value)
+        g_string_append (script, value);
+      else if (args[i].type == TL_HOST_ARG_DOUBLE)
+        g_string_append_printf (script, "%.6f", args[i].default_number);
+      else
+        g_string_append_printf (script, "%d", (gint) args[i].default_number);
+    }
+  tl_host_arguments_free (args);
+  g_string_append (script, ")");
+}
+
+static void
+append_check (GString         *script,
+              const GimpCheck *check)
+{
+  g_autofree gchar *in  = photo (check->photo);
+  g_autofree gchar *out = check_output (check);
+
+#if TL_GIMP_VERSION == 2
+  g_string_append_printf (script,
+    "(tl-check \"%s\" (lambda ()\n"
+    "  (let* ((img (car (gimp-file-load RUN-NONINTERACTIVE \"%s\" \"%s\")))\n"
+    "         (layer (car (gimp-image-get-active-drawable img))))\n",
+    check->name, in, in);
+#else
+  g_string_append_printf (script,
+    "(tl-check \"%s\" (lambda ()\n"
+    "  (let* ((img (car (gimp-file-load RUN-NONINTERACTIVE \"%s\")))\n"
+    "         (layer (vector-ref (car (gimp-image-get-selected-drawables img)) 0)))\n",
+    check->name, in);
+#endif
+  if (check->before)
+    g_string_append_printf (script, "    %s\n", check->before);
+  g_string_append (script, "    (catch (gimp-message \"TL-CALL-FAILED\")\n      ");
+  append_call (script, check);
+  g_string_append (script, ")\n");
+  if (check->after)
+    g_string_append_printf (script, "    %s\n", check->after);
+#if TL_GIMP_VERSION == 2
+  g_string_append_printf (script,
+    "    (gimp-file-save RUN-NONINTERACTIVE img layer \"%s\" \"%s\")\n", out, out);
+#else
+  g_string_append_printf (script,
+    "    (gimp-file-save RUN-NONINTERACTIVE img \"%s\" -1)\n", out);
+#endif
+  g_string_append (script, "    (gimp-image-delete img))))\n");
+}
+
+static gboolean
+run_gimp (void)
+{
+  g_autoptr(GString) script   = g_string_new ("(begin\n");
+  g_autoptr(GError)  error    = NULL;
+  g_autofree gchar  *plugins  = work_file ("plug-ins");
+  g_autofree gchar  *link_dir = g_build_filename (plugins, "gimp-threadlens", NULL);
+  g_autofree gchar  *link     = g_build_filename (link_dir, "gimp-threadlens", NULL);
+  g_autofree gchar  *home     = work_file ("home");
+  g_autofree gchar  *config   = work_file ("home/.config");
+  g_autofree gchar  *cache    = work_file ("home/.cache");
+  g_autofree gchar  *gimpdir  = work_file ("gimp");
+  g_autofree gchar  *pdirs    = NULL;
+  g_autofree gchar  *out      = NULL;
+  g_auto(GStrv)      envp     = g_get_environ ();
+  GPtrArray         *argv     = g_ptr_array_new ();
+  gint               status;
+  guint              i;
+
+  g_mkdir_with_parents (link_dir, 0700);
+  g_mkdir_with_parents (config, 0700);
+  g_mkdir_with_parents (cache, 0700);
+  if (symlink (g_getenv ("TL_GIMP_PLUGIN"), link) != 0)
+    g_error ("cannot link the plug-in into %s", link_dir);
+
+  /* An isolated GIMP: its own config folder, home and caches, and a
+   * plug-in path of the system's plug-ins plus this build's.  No fatal
+   * criticals: GIMP's own are not ours to fail on.
+   */
+  pdirs = g_strconcat (g_getenv ("TL_GIMP_SYSTEM_PLUGINS"), ":", plugins, NULL);
+  envp = g_environ_setenv (envp, "HOME", home, TRUE);
+  envp = g_environ_setenv (envp, "XDG_CONFIG_HOME", config, TRUE);
+  envp = g_environ_setenv (envp, "XDG_CACHE_HOME", cache, TRUE);
+  envp = g_environ_setenv (envp, GIMP_DIR_VAR, gimpdir, TRUE);
+  envp = g_environ_setenv (envp, "GIMP_TESTING_PLUGINDIRS", pdirs, TRUE);
+  envp = g_environ_unsetenv (envp, "DISPLAY");
+  envp = g_environ_unsetenv (envp, "G_DEBUG");
+
+  g_string_append (script,
+    "(define (tl-check name thunk)\n"
+    "  (gimp-message (string-append \"TL-BEGIN \" name))\n"
+    "  (catch (gimp-message (string-append \"TL-BROKE \" name))\n"
+    "    (thunk)\n"
+    "    (gimp-message (string-append \"TL-OK \" name))))\n");
+  for (i = 0; i < G_N_ELEMENTS (checks); i++)
+    append_check (script, &checks[i]);
+  g_string_append (script, ")\n");
+
+  g_ptr_array_add (argv, GIMP_CONSOLE);
+  g_ptr_array_add (argv, "-i");
+#if TL_GIMP_VERSION == 3
+  g_ptr_array_add (argv, "--batch-interpreter=plug-in-script-fu-eval");
+#endif
+  g_ptr_array_add (argv, "-b");
+  g_ptr_array_add (argv, script->str);
+#if TL_GIMP_VERSION == 2
+  g_ptr_array_add (argv, "-b");
+  g_ptr_array_add (argv, "(gimp-quit 0)");
+#else
+  g_ptr_array_add (argv, "--quit");
+#endif
+  g_ptr_array_add (argv, NULL);
+
+  if (! g_spawn_sync (NULL, (gchar **) argv->pdata, envp, G_SPAWN_SEARCH_PATH,
+                      NULL, NULL, &out, &gimp_log, &status, &error))
+    g_error ("cannot run %s: %s", GIMP_CONSOLE, error->message);
+  g_ptr_array_unref (argv);
+  g_test_message ("GIMP said:\n%s", gimp_log);
+
+#if TL_GIMP_VERSION == 3
+  /* GIMP 3 exits with the batch status. */
+  if (! g_spawn_check_wait_status (status, &error))
+    g_error ("%s: %s\n%s", GIMP_CONSOLE, error->message, gimp_log);
+#endif
+  return TRUE;
+}
+
+/* GIMP's output between this check's TL-BEGIN and the next one. */
+static gchar *
+check_log (const GimpCheck *check)
+{
+  g_autofree gchar *begin = g_strconcat ("TL-BEGIN ", check->name, "\n", NULL);
+  const gchar      *start = strstr (gimp_log, begin);
+  const gchar      *end;
+
+  if (start == NULL)
+    g_error ("check %s did not run:\n%s", check->name, gimp_log);
+  end = strstr (start + strlen (begin), "TL-BEGIN ");
+  return end ? g_strndup (start, end - start) : g_strdup (start);
+}
+
+static gfloat *
+load (const gchar *path,
+      guint       *width,
+      guint       *height)
+{
+  g_autoptr(GError)  error = NULL;
+  g_autoptr(TlImage) image = tl_image_load (path, &error);
+
+  if (image == NULL)
+    g_error ("%s", error->message);
+  *width  = tl_image_get_width (image);
+  *height = tl_image_get_height (image);
+  return tl_image_get_pixels (image, "R'G'B'A float");
+}
+
+/* `threadlens apply` on the check's photo with OPTIONS. */
+static gchar *
+cli_apply (const GimpCheck     *check,
+           const gchar         *filter,
+           const gchar *const  *options)
+{
+  g_autoptr(GPtrArray) argv   = g_ptr_array_new ();
+  g_autoptr(GError)    error  = NULL;
+  g_autofree gchar    *in     = photo (check->photo);
+  g_autofree gchar    *name   = g_strconcat ("cli-", check->name, ".png", NULL);
+  g_autofree gchar    *report = NULL;
+  g_autofree gchar    *err    = NULL;
+  gchar               *out    = work_file (name);
+  gint                 status;
+  guint                i;
+
+  g_ptr_array_add (argv, (gpointer) g_getenv ("THREADLENS_BIN"));
+  g_ptr_array_add (argv, "apply");
+  g_ptr_array_add (argv, (gpointer) filter);
+  for (i = 0; options[i]; i++)
+    g_ptr_array_add (argv, (gpointer) options[i]);
+  g_ptr_array_add (argv, in);
+  g_ptr_array_add (argv, out);
+  g_ptr_array_add (argv, NULL);
+
+  g_assert_true (g_spawn_sync (NULL, (gchar **) argv->pdata, NULL, 0, NULL,
+                               NULL, &report, &err, &status, &error));
+  if (! g_spawn_check_wait_status (status, NULL))
+    g_error ("threadlens apply %s: %s", filter, err);
+  return out;
+}
+
+static gdouble
+max_difference (const gfloat *a,
+                const gfloat *b,
+                gsize         n)
+{
+  gdouble worst = 0.0;
+  gsize   i;
+
+  for (i = 0; i < n; i++)
+    worst = MAX (worst, fabs ((gdouble) a[i] - b[i]));
+  return worst;
+}
+
+/* The two files hold the same pixels to the 8-bit rounding (or exactly). */
+static void
+assert_same_pixels (const gchar *path_a,
+                    const gchar *path_b,
+                    gdouble      tolerance)
+{
+  g_autofree gfloat *a = NULL, *b = NULL;
+  guint              w1, h1, w2, h2;
+  gdouble            diff;
+
+  a = load (path_a, &w1, &h1);
+  b = load (path_b, &w2, &h2);
+  g_assert_cmpuint (w1, ==, w2);
+  g_assert_cmpuint (h1, ==, h2);
+  diff = max_difference (a, b, (gsize) w1 * h1 * 4);
+  if (diff > tolerance)
+    g_error ("%s differs from %s by %g", path_a, path_b, diff);
+}
+
+static void
+test_check (gconstpointer data)
+{
+  const GimpCheck  *check = data;
+  g_autofree gchar *log   = check_log (check);
+  g_autofree gchar *out   = check_output (check);
+  gboolean          failed = strstr (log, "TL-CALL-FAILED") != NULL;
+
+  if (strstr (log, "TL-OK") == NULL)
+    g_error ("check %s broke off:\n%s", check->name, log);
+
+  if (check->expect == EXPECT_UNCHANGED)
+    {
+      g_autofree gchar *in = photo (check->photo);
+
+      if (! failed)
+        g_error ("check %s: the call did not fail:\n%s", check->name, log);
+      if (strstr (log, check->error) == NULL)
+        g_error ("check %s: GIMP's error does not say '%s':\n%s",
+                 check->name, check->error, log);
+      assert_same_pixels (out, in, 0.0);
+      return;
+    }
+
+  if (failed)
+    g_error ("check %s: the call failed:\n%s", check->name, log);
+
+  if (check->expect == EXPECT_SAME_AS_CLI)
+    {
+      g_autofree gchar *expected = cli_apply (check, check->filter, check->cli);
+
+      assert_same_pixels (out, expected, 1.0 / 255.0 + 1e-6);
+    }
+  else if (check->expect == EXPECT_SAME_AS_CHECK)
+    {
+      guint i;
+
+      for (i = 0; i < G_N_ELEMENTS (checks); i++)
+        if (strcmp (checks[i].name, check->cli[0]) == 0)
+          {
+            g_autofree gchar *other = check_output (&checks[i]);
+
+            assert_same_pixels (out, other, 0.0);
+          }
+    }
+}
+
+static const GimpCheck *
+find_check (const gchar *name)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (checks); i++)
+    if (strcmp (checks[i].name, name) == 0)
+      return &checks[i];
+  g_assert_not_reached ();
+}
+
+/* Inside the rectangle: inverted; outside: untouched, exactly. */
+static void
+test_selection_rectangle (void)
+{
+  const GimpCheck   *check    = find_check ("selection-rectangle");
+  const gchar       *none[]   = { NULL };
+  g_autofree gchar  *orig_path = photo (check->photo);
+  g_autofree gchar  *inv_path  = cli_apply (check, "invert", none);
+  g_autofree gchar  *got_path  = check_output (check);
+  g_autofree gfloat *orig = NULL, *inv = NULL, *got = NULL;
+  guint              w, h, x, y, c;
+
+  orig = load (orig_path, &w, &h);
+  inv  = load (inv_path, &w, &h);
+  got  = load (got_path, &w, &h);
+
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++)
+      {
+        gboolean inside = x >= 100 && x < 300 && y >= 50 && y < 170;
+        gsize    i      = ((gsize) y * w + x) * 4;
+
+        for (c = 0; c < 4; c++)
+          if (got[i + c] != (inside ? inv : orig)[i + c])
+            g_error ("pixel %u,%u: %s the rectangle but %s", x, y,
+                     inside ? "inside" : "outside",
+                     inside ? "not inverted" : "changed");
+      }
+}
+
+/* A feathered ellipse: the centre inverted, the far corners untouched,
+ * and the feather a blend between the two.
+ */
+static void
+test_selection_feathered (void)
+{
+  const GimpCheck   *check    = find_check ("selection-feathered");
+  const gchar       *none[]   = { NULL };
+  g_autofree gchar  *orig_path = photo (check->photo);
+  g_autofree gchar  *inv_path  = cli_apply (check, "invert", none);
+  g_autofree gchar  *got_path  = check_output (check);
+  g_autofree gfloat *orig = NULL, *inv = NULL, *got = NULL;
+  guint              w, h, x, y, blended = 0;
+
+  orig = load (orig_path, &w, &h);
+  inv  = load (inv_path, &w, &h);
+  got  = load (got_path, &w, &h);
+
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++)
+      {
+        gsize   i  = ((gsize) y * w + x) * 4;
+        gdouble dx = (x + 0.5 - 300.0) / 150.0, dy = (y + 0.5 - 200.0) / 100.0;
+        gdouble r  = sqrt (dx * dx + dy * dy);
+
+        if (r < 0.25 && max_difference (got + i, inv + i, 3) > 1.0 / 255.0 + 1e-6)
+          g_error ("pixel %u,%u at the centre is not inverted", x, y);
+        if (r > 1.6 && max_difference (got + i, orig + i, 4) != 0.0)
+          g_error ("pixel %u,%u outside the selection changed", x, y);
+        /* In the feather: strictly between original and inverted. */
+        if (r > 0.85 && r < 1.15 && fabs (orig[i] - inv[i]) > 0.3 &&
+            got[i] > MIN (orig[i], inv[i]) + 0.02 &&
+            got[i] < MAX (orig[i], inv[i]) - 0.02)
+          blended++;
+      }
+  g_assert_cmpuint (blended, >, 100);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(GError) error   = NULL;
+  g_autofree gchar *console = g_find_program_in_path (GIMP_CONSOLE);
+  guint             i;
+
+  g_test_init (&argc, &argv, NULL);
+
+  if (console == NULL || g_getenv ("TL_GIMP_PLUGIN") == NULL)
+    {
+      /* TAP: no tests, and why. */
+      g_print ("1..0 # SKIP %s\n",
+               console ? "this build has no host for " GIMP_CONSOLE
+                       : GIMP_CONSOLE " is not installed");
+      return 0;
+    }
+
+  work_dir = g_dir_make_tmp ("threadlens-gimp-XXXXXX", NULL);
+  g_setenv ("THREADLENS_CACHE_DIR", work_dir, TRUE);
+  if (! tl_image_init_gegl (&error))
+    g_error ("GEGL: %s", error->message);
+  run_gimp ();
+
+  for (i = 0; i < G_N_ELEMENTS (checks); i++)
+    {
+      g_autofree gchar *path = g_strdup_printf ("/gimp%d/%s", TL_GIMP_VERSION,
+                                                checks[i].name);
+
+      g_test_add_data_func (path, &checks[i], test_check);
+    }
+  g_test_add_func ("/gimp/selection/rectangle", test_selection_rectangle);
+  g_test_add_func ("/gimp/selection/feathered", test_selection_feathered);
+
+  return g_test_run ();
+}
