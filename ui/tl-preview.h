@@ -26,8 +26,9 @@ GtkWidget       *tl_preview_new          (const TlFilter       *filter,
                                           const GeglRectangle  *region);
 void             tl_preview_set_settings (TlPreview            *preview,
                                           const TlHostSettings *settings,
-                                          const gchar          *device,
-                                          const TlPlan         *plan);
+                                          const TlPlan         *plan,
+                                          gboolean              runnable,
+                                          gint                  overlay_style);
 
 void             tl_preview_set_active   (TlPreview            *preview,
                                           gboolean              active);
@@ -37,6 +38,7 @@ void             tl_preview_set_zoom     (TlPreview            *preview,
 guint            tl_preview_get_zoom     (TlPreview            *preview);
 void             tl_preview_set_grid     (TlPreview            *preview,
                                           gboolean              grid);
+gboolean         tl_preview_get_grid     (TlPreview            *preview);
 void             tl_preview_set_centre   (TlPreview            *preview,
                                           gdouble               x,
                                           gdouble               y);
@@ -45,6 +47,7 @@ void             tl_preview_set_centre   (TlPreview            *preview,
 gboolean         tl_preview_is_busy      (TlPreview            *preview);
 guint            tl_preview_get_renders  (TlPreview            *preview);
 const gchar     *tl_preview_get_error    (TlPreview            *preview);
+const gchar     *tl_preview_get_status   (TlPreview            *preview);
 cairo_surface_t *tl_preview_get_filtered (TlPreview            *preview,
                                           GeglRectangle        *area);
 
