@@ -67,22 +67,39 @@ threadlens2_describe (const TlHostArg *arg)
   return g_strdup_printf ("%s (%g to %g)", arg->blurb, arg->min, arg->max);
 }
 
+/* The procedure's filter, or NULL for the thread map. */
+static gboolean
+threadlens2_lookup (const gchar     *name,
+                    const TlFilter **filter,
+                    GError         **error)
+{
+  *filter = NULL;
+  if (tl_host_is_thread_map (name))
+    return TRUE;
+
+  *filter = tl_host_filter_for_procedure (name, error);
+  return *filter != NULL;
+}
+
 static void
 threadlens2_query (void)
 {
-  const TlFilter *const *filters;
-  guint                  n_filters, f;
+  g_auto(GStrv) names = tl_host_procedure_names ();
+  guint         p;
 
-  filters = tl_filter_list (&n_filters);
-  for (f = 0; f < n_filters; f++)
+  for (p = 0; names[p]; p++)
     {
-      g_autofree gchar *name  = tl_host_procedure_name (filters[f]);
-      g_autofree gchar *label = tl_host_menu_label (filters[f]);
+      const gchar      *name = names[p];
+      const TlFilter   *filter;
+      g_autofree gchar *label = NULL;
       TlHostArg        *args;
       GimpParamDef     *defs;
       guint             n_args, i;
 
-      args = tl_host_arguments (filters[f], &n_args);
+      if (! threadlens2_lookup (name, &filter, NULL))
+        continue;
+      label = tl_host_menu_label (filter);
+      args  = tl_host_arguments (filter, &n_args);
       defs = g_new0 (GimpParamDef, N_FIXED_ARGS + n_args);
 
       defs[0].type        = GIMP_PDB_INT32;
@@ -103,11 +120,13 @@ threadlens2_query (void)
           defs[N_FIXED_ARGS + i].description = threadlens2_describe (&args[i]);
         }
 
-      gimp_install_procedure (name, filters[f]->description,
-                              "Runs the filter through OpenCL under the "
-                              "dispatch rules given by the arguments: "
-                              "work-group shape, mode, swizzle and pixels "
-                              "per work-item.",
+      gimp_install_procedure (name,
+                              filter ? filter->description :
+                              "Draws which work-group, SIMD group or lane "
+                              "computes each pixel, on a new layer",
+                              "Runs through OpenCL under the dispatch rules "
+                              "given by the arguments: work-group shape, "
+                              "mode, swizzle and pixels per work-item.",
                               "ThreadLens", "ThreadLens", "2026", label,
                               "RGB*, GRAY*", GIMP_PLUGIN,
                               N_FIXED_ARGS + n_args, 0, defs, NULL);
@@ -138,9 +157,11 @@ threadlens2_read_params (const TlFilter   *filter,
   args = tl_host_arguments (filter, &n_args);
   if (n_params != (gint) (N_FIXED_ARGS + n_args))
     {
+      g_autofree gchar *name = tl_host_procedure_name (filter);
+
       g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                   "%s%s takes %u arguments, not %d", TL_HOST_PROC_PREFIX,
-                   filter->name, N_FIXED_ARGS + n_args, n_params);
+                   "%s takes %u arguments, not %d", name,
+                   N_FIXED_ARGS + n_args, n_params);
       goto out;
     }
 
@@ -183,6 +204,41 @@ threadlens2_load_last (const gchar    *name,
     gimp_get_data (name, settings);
 }
 
+/* A new layer above DRAWABLE holding the thread map. */
+static void
+threadlens2_add_layer (gint32               image,
+                       gint32               drawable,
+                       const TlHostOverlay *overlay)
+{
+  GeglBuffer *buffer;
+  gint32      layer, parent = 0;
+  gint        position = 0, offset_x = 0, offset_y = 0;
+
+  layer = gimp_layer_new (image, overlay->title, overlay->area.width,
+                          overlay->area.height,
+                          gimp_image_base_type (image) == GIMP_GRAY ?
+                          GIMP_GRAYA_IMAGE : GIMP_RGBA_IMAGE,
+                          100.0, GIMP_LAYER_MODE_NORMAL);
+  if (gimp_item_is_layer (drawable))
+    {
+      parent   = MAX (gimp_item_get_parent (drawable), 0);
+      position = gimp_image_get_item_position (image, drawable);
+    }
+  gimp_drawable_offsets (drawable, &offset_x, &offset_y);
+  gimp_image_insert_layer (image, layer, parent, position);
+  gimp_layer_set_offsets (layer, offset_x + overlay->area.x,
+                          offset_y + overlay->area.y);
+
+  buffer = gimp_drawable_get_buffer (layer);
+  gegl_buffer_set (buffer, GEGL_RECTANGLE (0, 0, overlay->area.width,
+                                           overlay->area.height),
+                   0, babl_format ("R'G'B'A float"), overlay->pixels,
+                   GEGL_AUTO_ROWSTRIDE);
+  g_object_unref (buffer);
+  gimp_drawable_update (layer, 0, 0, overlay->area.width, overlay->area.height);
+}
+
+/* FILTER NULL: the thread map alone. */
 static gboolean
 threadlens2_apply (const TlFilter       *filter,
                    const TlHostSettings *settings,
@@ -190,7 +246,8 @@ threadlens2_apply (const TlFilter       *filter,
                    gint32                drawable,
                    GError              **error)
 {
-  GeglBuffer    *source, *shadow;
+  TlHostOverlay  overlay = { { 0, } };
+  GeglBuffer    *source, *shadow = NULL;
   GeglRectangle  region;
   gboolean       ok;
 
@@ -214,29 +271,44 @@ threadlens2_apply (const TlFilter       *filter,
                                       &region.width, &region.height))
     return TRUE;
 
-  gimp_progress_init_printf ("ThreadLens: %s", filter->label);
+  gimp_progress_init_printf ("ThreadLens: %s", filter ? filter->label : "Thread Map");
 
   source = gimp_drawable_get_buffer (drawable);
-  shadow = gimp_drawable_get_shadow_buffer (drawable);
-  ok = tl_host_process (settings, filter, source, shadow, &region,
-                        threadlens2_progress, NULL, NULL, error);
+  if (filter)
+    {
+      shadow = gimp_drawable_get_shadow_buffer (drawable);
+      ok = tl_host_process_with_overlay (settings, filter, source, shadow,
+                                         &region, threadlens2_progress, NULL,
+                                         &overlay, error);
+      if (ok)
+        gegl_buffer_flush (shadow);
+      g_object_unref (shadow);
+    }
+  else
+    {
+      ok = tl_host_thread_map (settings, source, &region, threadlens2_progress,
+                               NULL, &overlay, error);
+    }
   g_object_unref (source);
-  if (ok)
-    gegl_buffer_flush (shadow);
-  g_object_unref (shadow);
 
-  /* Only a successful run merges: on failure the shadow is dropped and
-   * the layer keeps its pixels.  The merge blends through the selection
-   * mask and is one undo step.
+  /* Only a successful run changes the image: on failure the shadow is
+   * dropped and the layer keeps its pixels.  The merge blends through
+   * the selection mask; merge and overlay layer are one undo step.
    */
   if (ok)
     {
       gimp_image_undo_group_start (image);
-      gimp_drawable_merge_shadow (drawable, TRUE);
-      gimp_drawable_update (drawable, region.x, region.y, region.width,
-                            region.height);
+      if (filter)
+        {
+          gimp_drawable_merge_shadow (drawable, TRUE);
+          gimp_drawable_update (drawable, region.x, region.y, region.width,
+                                region.height);
+        }
+      if (overlay.pixels)
+        threadlens2_add_layer (image, drawable, &overlay);
       gimp_image_undo_group_end (image);
     }
+  tl_host_overlay_clear (&overlay);
   gimp_progress_end ();
 
   return ok;
@@ -263,8 +335,7 @@ threadlens2_run (const gchar      *name,
 
   gegl_init (NULL, NULL);
 
-  filter = tl_host_filter_for_procedure (name, &error);
-  if (filter == NULL || n_params < N_FIXED_ARGS)
+  if (! threadlens2_lookup (name, &filter, &error) || n_params < N_FIXED_ARGS)
     {
       status = GIMP_PDB_CALLING_ERROR;
       goto out;

@@ -67,18 +67,31 @@ threadlens3_init (ThreadLens3 *threadlens)
 {
 }
 
+/* The procedure's filter, or NULL for the thread map. */
+static gboolean
+threadlens3_lookup (const gchar     *name,
+                    const TlFilter **filter,
+                    GError         **error)
+{
+  *filter = NULL;
+  if (tl_host_is_thread_map (name))
+    return TRUE;
+
+  *filter = tl_host_filter_for_procedure (name, error);
+  return *filter != NULL;
+}
+
 static GList *
 threadlens3_query_procedures (GimpPlugIn *plug_in)
 {
-  const TlFilter *const *filters;
-  GList                 *names = NULL;
-  guint                  n_filters, f;
+  g_auto(GStrv) names = tl_host_procedure_names ();
+  GList        *list  = NULL;
+  guint         p;
 
-  filters = tl_filter_list (&n_filters);
-  for (f = 0; f < n_filters; f++)
-    names = g_list_append (names, tl_host_procedure_name (filters[f]));
+  for (p = 0; names[p]; p++)
+    list = g_list_append (list, g_strdup (names[p]));
 
-  return names;
+  return list;
 }
 
 /* 3.0 has choices: fixed string values become GimpChoice arguments,
@@ -106,8 +119,7 @@ threadlens3_create_procedure (GimpPlugIn  *plug_in,
   TlHostArg        *args;
   guint             n_args, i;
 
-  filter = tl_host_filter_for_procedure (name, NULL);
-  if (filter == NULL)
+  if (! threadlens3_lookup (name, &filter, NULL))
     return NULL;
 
   procedure = gimp_image_procedure_new (plug_in, name,
@@ -121,11 +133,14 @@ threadlens3_create_procedure (GimpPlugIn  *plug_in,
                                        GIMP_PROCEDURE_SENSITIVE_DRAWABLE);
   gimp_procedure_set_menu_label (procedure, label);
   gimp_procedure_add_menu_path (procedure, TL_HOST_MENU_PATH);
-  gimp_procedure_set_documentation (procedure, filter->description,
-                                    "Runs the filter through OpenCL under "
-                                    "the dispatch rules given by the "
-                                    "arguments: work-group shape, mode, "
-                                    "swizzle and pixels per work-item.",
+  gimp_procedure_set_documentation (procedure,
+                                    filter ? filter->description :
+                                    "Draws which work-group, SIMD group or "
+                                    "lane computes each pixel, on a new layer",
+                                    "Runs through OpenCL under the dispatch "
+                                    "rules given by the arguments: work-group "
+                                    "shape, mode, swizzle and pixels per "
+                                    "work-item.",
                                     name);
   gimp_procedure_set_attribution (procedure, "ThreadLens", "ThreadLens", "2026");
 
@@ -218,6 +233,43 @@ threadlens3_progress (gdouble      fraction,
   gimp_progress_update (fraction);
 }
 
+/* A new layer above DRAWABLE holding the thread map. */
+static void
+threadlens3_add_layer (GimpImage           *image,
+                       GimpDrawable        *drawable,
+                       const TlHostOverlay *overlay)
+{
+  GeglBuffer *buffer;
+  GimpLayer  *layer;
+  GimpLayer  *parent = NULL;
+  gint        position = 0, offset_x = 0, offset_y = 0;
+
+  layer = gimp_layer_new (image, overlay->title, overlay->area.width,
+                          overlay->area.height,
+                          gimp_image_get_base_type (image) == GIMP_GRAY ?
+                          GIMP_GRAYA_IMAGE : GIMP_RGBA_IMAGE,
+                          100.0, GIMP_LAYER_MODE_NORMAL);
+  if (GIMP_IS_LAYER (drawable))
+    {
+      parent   = GIMP_LAYER (gimp_item_get_parent (GIMP_ITEM (drawable)));
+      position = gimp_image_get_item_position (image, GIMP_ITEM (drawable));
+    }
+  gimp_drawable_get_offsets (drawable, &offset_x, &offset_y);
+  gimp_image_insert_layer (image, layer, parent, position);
+  gimp_layer_set_offsets (layer, offset_x + overlay->area.x,
+                          offset_y + overlay->area.y);
+
+  buffer = gimp_drawable_get_buffer (GIMP_DRAWABLE (layer));
+  gegl_buffer_set (buffer, GEGL_RECTANGLE (0, 0, overlay->area.width,
+                                           overlay->area.height),
+                   0, babl_format ("R'G'B'A float"), overlay->pixels,
+                   GEGL_AUTO_ROWSTRIDE);
+  g_object_unref (buffer);
+  gimp_drawable_update (GIMP_DRAWABLE (layer), 0, 0, overlay->area.width,
+                        overlay->area.height);
+}
+
+/* FILTER NULL: the thread map alone. */
 static gboolean
 threadlens3_apply (const TlFilter       *filter,
                    const TlHostSettings *settings,
@@ -225,7 +277,8 @@ threadlens3_apply (const TlFilter       *filter,
                    GimpDrawable         *drawable,
                    GError              **error)
 {
-  GeglBuffer    *source, *shadow;
+  TlHostOverlay  overlay = { { 0, } };
+  GeglBuffer    *source, *shadow = NULL;
   GeglRectangle  region;
   gboolean       ok;
 
@@ -243,29 +296,44 @@ threadlens3_apply (const TlFilter       *filter,
                                       &region.width, &region.height))
     return TRUE;
 
-  gimp_progress_init_printf ("ThreadLens: %s", filter->label);
+  gimp_progress_init_printf ("ThreadLens: %s", filter ? filter->label : "Thread Map");
 
   source = gimp_drawable_get_buffer (drawable);
-  shadow = gimp_drawable_get_shadow_buffer (drawable);
-  ok = tl_host_process (settings, filter, source, shadow, &region,
-                        threadlens3_progress, NULL, NULL, error);
+  if (filter)
+    {
+      shadow = gimp_drawable_get_shadow_buffer (drawable);
+      ok = tl_host_process_with_overlay (settings, filter, source, shadow,
+                                         &region, threadlens3_progress, NULL,
+                                         &overlay, error);
+      if (ok)
+        gegl_buffer_flush (shadow);
+      g_object_unref (shadow);
+    }
+  else
+    {
+      ok = tl_host_thread_map (settings, source, &region, threadlens3_progress,
+                               NULL, &overlay, error);
+    }
   g_object_unref (source);
-  if (ok)
-    gegl_buffer_flush (shadow);
-  g_object_unref (shadow);
 
-  /* Only a successful run merges: on failure the shadow is dropped and
-   * the layer keeps its pixels.  The merge blends through the selection
-   * mask and is one undo step.
+  /* Only a successful run changes the image: on failure the shadow is
+   * dropped and the layer keeps its pixels.  The merge blends through
+   * the selection mask; merge and overlay layer are one undo step.
    */
   if (ok)
     {
       gimp_image_undo_group_start (image);
-      gimp_drawable_merge_shadow (drawable, TRUE);
-      gimp_drawable_update (drawable, region.x, region.y, region.width,
-                            region.height);
+      if (filter)
+        {
+          gimp_drawable_merge_shadow (drawable, TRUE);
+          gimp_drawable_update (drawable, region.x, region.y, region.width,
+                                region.height);
+        }
+      if (overlay.pixels)
+        threadlens3_add_layer (image, drawable, &overlay);
       gimp_image_undo_group_end (image);
     }
+  tl_host_overlay_clear (&overlay);
   gimp_progress_end ();
 
   return ok;

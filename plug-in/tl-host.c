@@ -10,6 +10,7 @@
 #include "tl-cl.h"
 #include "tl-error.h"
 #include "tl-host.h"
+#include "tl-overlay.h"
 #include "tl-run.h"
 
 const gchar *tl_host_overlay_names[] =
@@ -18,61 +19,113 @@ const gchar *tl_host_overlay_names[] =
   NULL
 };
 
+const gchar *tl_host_overlay_style_names[] =
+{
+  "tint", "checkerboard", NULL
+};
+
+/* The thread map needs a mode: its overlay argument has no "none". */
+static const gchar **tl_host_map_names = tl_host_overlay_names + 1;
+
 static const gchar *tl_host_mode_names[] =
 {
   "uniform", "non-uniform", "emulated", NULL
 };
 
-/* The dispatch arguments, after the filter's own, in this order. */
-enum
-{
-  TL_HOST_SHAPE_WIDTH,
-  TL_HOST_SHAPE_HEIGHT,
-  TL_HOST_MODE,
-  TL_HOST_SWIZZLE,
-  TL_HOST_PIXELS_PER_ITEM,
-  TL_HOST_OVERLAY,
-  TL_HOST_OVERLAY_OPACITY,
-  TL_HOST_DEVICE,
-  TL_HOST_N_DISPATCH_ARGS
-};
+#define TL_HOST_ARG_SHAPE_WIDTH \
+  { "shape-width", "Work-group _width", \
+    "Work-group width in work-items (0 with shape-height 0: auto, the seed " \
+    "rule w = P)", TL_HOST_ARG_INT, 0, 65535, 0, NULL, NULL }
+#define TL_HOST_ARG_SHAPE_HEIGHT \
+  { "shape-height", "Work-group _height", \
+    "Work-group height in work-items (0 with shape-width 0: auto, the seed " \
+    "rule h = M / P)", TL_HOST_ARG_INT, 0, 65535, 0, NULL, NULL }
+#define TL_HOST_ARG_MODE \
+  { "mode", "_Mode", \
+    "Dispatch mode: uniform (rounded-up grid, bounds guard), non-uniform " \
+    "(exact grid; emulated where the device has no native support) or " \
+    "emulated (up to four offset launches)", TL_HOST_ARG_STRING, 0, 0, 0, \
+    "uniform", tl_host_mode_names }
+#define TL_HOST_ARG_SWIZZLE \
+  { "swizzle", "S_wizzle", \
+    "Thread-group ID swizzle tile width in groups (0: off)", \
+    TL_HOST_ARG_INT, 0, 65535, 0, NULL, NULL }
+#define TL_HOST_ARG_PIXELS_PER_ITEM \
+  { "pixels-per-item", "_Pixels per work-item", \
+    "Consecutive pixels along x per work-item (0: the filter's default)", \
+    TL_HOST_ARG_INT, 0, 4096, 0, NULL, NULL }
+#define TL_HOST_ARG_OPACITY \
+  { "overlay-opacity", "Overlay _opacity", \
+    "Opacity of the overlay's tint, 0 to 1", TL_HOST_ARG_DOUBLE, 0.0, 1.0, \
+    0.5, NULL, NULL }
+#define TL_HOST_ARG_DEVICE \
+  { "device", "_Device", \
+    "OpenCL device: index or part of its name (empty: THREADLENS_DEVICE, " \
+    "else the first GPU, else the first device)", TL_HOST_ARG_STRING, 0, 0, \
+    0, "", NULL }
 
-static const TlHostArg tl_host_dispatch_args[TL_HOST_N_DISPATCH_ARGS] =
+/* After a filter's own parameters, in this order. */
+static const TlHostArg tl_host_dispatch_args[] =
 {
-  { "shape-width", "Work-group _width",
-    "Work-group width in work-items (0 with shape-height 0: auto, the seed "
-    "rule w = P)", TL_HOST_ARG_INT, 0, 65535, 0, NULL, NULL },
-  { "shape-height", "Work-group _height",
-    "Work-group height in work-items (0 with shape-width 0: auto, the seed "
-    "rule h = M / P)", TL_HOST_ARG_INT, 0, 65535, 0, NULL, NULL },
-  { "mode", "_Mode",
-    "Dispatch mode: uniform (rounded-up grid, bounds guard), non-uniform "
-    "(exact grid; emulated where the device has no native support) or "
-    "emulated (up to four offset launches)", TL_HOST_ARG_STRING, 0, 0, 0,
-    "uniform", tl_host_mode_names },
-  { "swizzle", "S_wizzle",
-    "Thread-group ID swizzle tile width in groups (0: off)",
-    TL_HOST_ARG_INT, 0, 65535, 0, NULL, NULL },
-  { "pixels-per-item", "_Pixels per work-item",
-    "Consecutive pixels along x per work-item (0: the filter's default)",
-    TL_HOST_ARG_INT, 0, 4096, 0, NULL, NULL },
+  TL_HOST_ARG_SHAPE_WIDTH,
+  TL_HOST_ARG_SHAPE_HEIGHT,
+  TL_HOST_ARG_MODE,
+  TL_HOST_ARG_SWIZZLE,
+  TL_HOST_ARG_PIXELS_PER_ITEM,
   { "overlay", "O_verlay",
     "Thread-map overlay drawn on a new layer: none, work-group, simd-group, "
     "lane, launch-order or compute-unit", TL_HOST_ARG_STRING, 0, 0, 0,
     "none", tl_host_overlay_names },
-  { "overlay-opacity", "Overlay _opacity",
-    "Opacity of the overlay's tint, 0 to 1", TL_HOST_ARG_DOUBLE, 0.0, 1.0,
-    0.5, NULL, NULL },
-  { "device", "_Device",
-    "OpenCL device: index or part of its name (empty: THREADLENS_DEVICE, "
-    "else the first GPU, else the first device)", TL_HOST_ARG_STRING, 0, 0,
-    0, "", NULL },
+  TL_HOST_ARG_OPACITY,
+  TL_HOST_ARG_DEVICE,
 };
+
+/* The thread-map procedure's arguments. */
+static const TlHostArg tl_host_map_args[] =
+{
+  TL_HOST_ARG_SHAPE_WIDTH,
+  TL_HOST_ARG_SHAPE_HEIGHT,
+  TL_HOST_ARG_MODE,
+  TL_HOST_ARG_SWIZZLE,
+  TL_HOST_ARG_PIXELS_PER_ITEM,
+  { "overlay", "O_verlay",
+    "What the map shows: work-group, simd-group, lane, launch-order or "
+    "compute-unit", TL_HOST_ARG_STRING, 0, 0, 0, "work-group", NULL },
+  { "overlay-style", "St_yle",
+    "tint (colours blended at the opacity) or checkerboard (seed 002's "
+    "picture: odd units colour-inverted)", TL_HOST_ARG_STRING, 0, 0, 0,
+    "tint", tl_host_overlay_style_names },
+  TL_HOST_ARG_OPACITY,
+  TL_HOST_ARG_DEVICE,
+};
+
+gchar **
+tl_host_procedure_names (void)
+{
+  const TlFilter *const *filters;
+  guint                  n_filters, i;
+  gchar                **names;
+
+  filters = tl_filter_list (&n_filters);
+  names   = g_new0 (gchar *, n_filters + 2);
+  for (i = 0; i < n_filters; i++)
+    names[i] = tl_host_procedure_name (filters[i]);
+  names[n_filters] = g_strdup (TL_HOST_THREAD_MAP);
+
+  return names;
+}
+
+gboolean
+tl_host_is_thread_map (const gchar *procedure)
+{
+  return g_strcmp0 (procedure, TL_HOST_THREAD_MAP) == 0;
+}
 
 gchar *
 tl_host_procedure_name (const TlFilter *filter)
 {
-  g_return_val_if_fail (filter != NULL, NULL);
+  if (filter == NULL)
+    return g_strdup (TL_HOST_THREAD_MAP);
 
   return g_strconcat (TL_HOST_PROC_PREFIX, filter->name, NULL);
 }
@@ -96,9 +149,7 @@ tl_host_filter_for_procedure (const gchar *procedure,
 gchar *
 tl_host_menu_label (const TlFilter *filter)
 {
-  g_return_val_if_fail (filter != NULL, NULL);
-
-  return g_strdup (filter->label);
+  return g_strdup (filter ? filter->label : "Thread Map");
 }
 
 static gchar *
@@ -129,10 +180,20 @@ tl_host_arguments (const TlFilter *filter,
   TlHostArg *args;
   guint      i;
 
-  g_return_val_if_fail (filter != NULL && n_args != NULL, NULL);
+  g_return_val_if_fail (n_args != NULL, NULL);
+
+  if (filter == NULL)
+    {
+      *n_args = G_N_ELEMENTS (tl_host_map_args);
+      args    = g_new0 (TlHostArg, *n_args + 1);
+      memcpy (args, tl_host_map_args, sizeof (tl_host_map_args));
+      args[5].choices = tl_host_map_names;
+      return args;
+    }
+
   g_return_val_if_fail (filter->n_params <= TL_HOST_MAX_PARAMS, NULL);
 
-  *n_args = filter->n_params + TL_HOST_N_DISPATCH_ARGS;
+  *n_args = filter->n_params + G_N_ELEMENTS (tl_host_dispatch_args);
   args    = g_new0 (TlHostArg, *n_args + 1);
 
   for (i = 0; i < filter->n_params; i++)
@@ -183,15 +244,18 @@ void
 tl_host_settings_init (TlHostSettings *settings,
                        const TlFilter *filter)
 {
-  g_autofree TlValue *defaults = NULL;
-
-  g_return_if_fail (settings != NULL && filter != NULL);
-  g_return_if_fail (filter->n_params <= TL_HOST_MAX_PARAMS);
+  g_return_if_fail (settings != NULL);
+  g_return_if_fail (filter == NULL || filter->n_params <= TL_HOST_MAX_PARAMS);
 
   memset (settings, 0, sizeof (*settings));
-  defaults = tl_filter_default_values (filter);
-  memcpy (settings->values, defaults, sizeof (TlValue) * filter->n_params);
+  if (filter)
+    {
+      g_autofree TlValue *defaults = tl_filter_default_values (filter);
+
+      memcpy (settings->values, defaults, sizeof (TlValue) * filter->n_params);
+    }
   settings->mode            = TL_MODE_UNIFORM;
+  settings->overlay         = filter ? 0 : 1;
   settings->overlay_opacity = 0.5;
 }
 
@@ -207,8 +271,111 @@ tl_host_choice_index (const gchar **names,
   return -1;
 }
 
-/* VALUES holds one entry per argument of tl_host_arguments (), in order.
- * SETTINGS is only changed when every value is acceptable.
+/* Reads a dispatch or overlay argument into RESULT. */
+static gboolean
+tl_host_read_dispatch (const TlHostArg   *arg,
+                       const TlHostValue *value,
+                       TlHostSettings    *result,
+                       GError           **error)
+{
+  const gchar *text = value->s ? value->s : "";
+
+  if (strcmp (arg->name, "shape-width") == 0 || strcmp (arg->name, "shape-height") == 0)
+    {
+      if (value->i < 0)
+        {
+          g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                       "%s %d: a work-group side cannot be negative",
+                       arg->name, value->i);
+          return FALSE;
+        }
+      result->shape[arg->name[6] == 'w' ? 0 : 1] = value->i;
+    }
+  else if (strcmp (arg->name, "mode") == 0)
+    {
+      return tl_mode_from_string (text, &result->mode, error);
+    }
+  else if (strcmp (arg->name, "swizzle") == 0)
+    {
+      if (value->i < 0)
+        {
+          g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                       "swizzle %d: the tile width must be 0 (off) or a "
+                       "positive number of groups", value->i);
+          return FALSE;
+        }
+      result->swizzle = value->i;
+    }
+  else if (strcmp (arg->name, "pixels-per-item") == 0)
+    {
+      if (value->i < 0)
+        {
+          g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                       "pixels-per-item %d: must be 0 (the filter's "
+                       "default) or a positive number", value->i);
+          return FALSE;
+        }
+      result->pixels_per_item = value->i;
+    }
+  else if (strcmp (arg->name, "overlay") == 0)
+    {
+      gint index = tl_host_choice_index (tl_host_overlay_names, text);
+
+      /* The thread map itself has no "none". */
+      if (index < 0 || (arg->choices == tl_host_map_names && index == 0))
+        {
+          g_autofree gchar *known = g_strjoinv (", ", (gchar **) arg->choices);
+
+          g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                       "unknown overlay '%s' (expected %s)", text, known);
+          return FALSE;
+        }
+      result->overlay = index;
+    }
+  else if (strcmp (arg->name, "overlay-style") == 0)
+    {
+      gint index = tl_host_choice_index (tl_host_overlay_style_names, text);
+
+      if (index < 0)
+        {
+          g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                       "unknown overlay style '%s' (expected tint or "
+                       "checkerboard)", text);
+          return FALSE;
+        }
+      result->overlay_style = index;
+    }
+  else if (strcmp (arg->name, "overlay-opacity") == 0)
+    {
+      if (! (value->d >= 0.0 && value->d <= 1.0))
+        {
+          g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                       "overlay-opacity %g is out of range [0, 1]", value->d);
+          return FALSE;
+        }
+      result->overlay_opacity = value->d;
+    }
+  else if (strcmp (arg->name, "device") == 0)
+    {
+      if (strlen (text) >= TL_HOST_DEVICE_LEN)
+        {
+          g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                       "device name is longer than %d characters",
+                       TL_HOST_DEVICE_LEN - 1);
+          return FALSE;
+        }
+      g_strlcpy (result->device, text, sizeof (result->device));
+    }
+  else
+    {
+      g_return_val_if_reached (FALSE);
+    }
+
+  return TRUE;
+}
+
+/* VALUES holds one entry per argument of tl_host_arguments (FILTER), in
+ * order.  SETTINGS is only changed when every value is acceptable.
  */
 gboolean
 tl_host_settings_from_values (TlHostSettings    *settings,
@@ -217,26 +384,30 @@ tl_host_settings_from_values (TlHostSettings    *settings,
                               guint              n_values,
                               GError           **error)
 {
-  const TlHostValue *dispatch;
+  g_autoptr(GString) known  = NULL;
   TlHostSettings     result;
-  gint               overlay;
-  guint              i;
+  TlHostArg         *args;
+  guint              n_args, n_params, i;
+  gboolean           ok = TRUE;
 
-  g_return_val_if_fail (settings != NULL && filter != NULL, FALSE);
-  g_return_val_if_fail (values != NULL, FALSE);
+  g_return_val_if_fail (settings != NULL && values != NULL, FALSE);
 
-  if (n_values != filter->n_params + TL_HOST_N_DISPATCH_ARGS)
+  args     = tl_host_arguments (filter, &n_args);
+  n_params = filter ? filter->n_params : 0;
+  if (n_values != n_args)
     {
+      g_autofree gchar *name = tl_host_procedure_name (filter);
+
       g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                   "%s%s takes %u arguments after the drawable, not %u",
-                   TL_HOST_PROC_PREFIX, filter->name,
-                   filter->n_params + TL_HOST_N_DISPATCH_ARGS, n_values);
+                   "%s takes %u arguments after the drawable, not %u",
+                   name, n_args, n_values);
+      tl_host_arguments_free (args);
       return FALSE;
     }
 
   tl_host_settings_init (&result, filter);
 
-  for (i = 0; i < filter->n_params; i++)
+  for (i = 0; ok && i < n_params; i++)
     {
       const TlParamSpec *spec = &filter->params[i];
 
@@ -245,95 +416,31 @@ tl_host_settings_from_values (TlHostSettings    *settings,
           result.values[i].n    = 1;
           result.values[i].v[0] = values[i].d;
         }
-      else if (! tl_filter_set_value (filter, result.values, spec->name,
-                                      values[i].s ? values[i].s : "", error))
+      else
         {
-          return FALSE;
+          ok = tl_filter_set_value (filter, result.values, spec->name,
+                                    values[i].s ? values[i].s : "", error);
         }
     }
-  if (! tl_filter_check_values (filter, result.values, error))
-    return FALSE;
+  if (ok && filter)
+    ok = tl_filter_check_values (filter, result.values, error);
 
-  dispatch = values + filter->n_params;
+  for (i = n_params; ok && i < n_args; i++)
+    ok = tl_host_read_dispatch (&args[i], &values[i], &result, error);
 
-  if (dispatch[TL_HOST_SHAPE_WIDTH].i < 0 || dispatch[TL_HOST_SHAPE_HEIGHT].i < 0 ||
-      (dispatch[TL_HOST_SHAPE_WIDTH].i == 0) != (dispatch[TL_HOST_SHAPE_HEIGHT].i == 0))
+  if (ok && (result.shape[0] == 0) != (result.shape[1] == 0))
     {
       g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
                    "work-group shape %dx%d: shape-width and shape-height "
                    "must both be 0 (auto) or both positive",
-                   dispatch[TL_HOST_SHAPE_WIDTH].i,
-                   dispatch[TL_HOST_SHAPE_HEIGHT].i);
-      return FALSE;
+                   result.shape[0], result.shape[1]);
+      ok = FALSE;
     }
-  result.shape[0] = dispatch[TL_HOST_SHAPE_WIDTH].i;
-  result.shape[1] = dispatch[TL_HOST_SHAPE_HEIGHT].i;
 
-  if (! tl_mode_from_string (dispatch[TL_HOST_MODE].s ? dispatch[TL_HOST_MODE].s : "",
-                             &result.mode, error))
-    return FALSE;
-
-  if (dispatch[TL_HOST_SWIZZLE].i < 0)
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                   "swizzle %d: the tile width must be 0 (off) or a positive "
-                   "number of groups", dispatch[TL_HOST_SWIZZLE].i);
-      return FALSE;
-    }
-  result.swizzle = dispatch[TL_HOST_SWIZZLE].i;
-
-  if (dispatch[TL_HOST_PIXELS_PER_ITEM].i < 0)
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                   "pixels-per-item %d: must be 0 (the filter's default) or "
-                   "a positive number", dispatch[TL_HOST_PIXELS_PER_ITEM].i);
-      return FALSE;
-    }
-  result.pixels_per_item = dispatch[TL_HOST_PIXELS_PER_ITEM].i;
-
-  overlay = tl_host_choice_index (tl_host_overlay_names,
-                                  dispatch[TL_HOST_OVERLAY].s ?
-                                  dispatch[TL_HOST_OVERLAY].s : "");
-  if (overlay < 0)
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                   "unknown overlay '%s' (expected none, work-group, "
-                   "simd-group, lane, launch-order or compute-unit)",
-                   dispatch[TL_HOST_OVERLAY].s ? dispatch[TL_HOST_OVERLAY].s : "");
-      return FALSE;
-    }
-  if (overlay > 0)
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                   "overlay '%s' is not available in this version of "
-                   "ThreadLens yet: use \"none\"", tl_host_overlay_names[overlay]);
-      return FALSE;
-    }
-  result.overlay = overlay;
-
-  if (! (dispatch[TL_HOST_OVERLAY_OPACITY].d >= 0.0 &&
-         dispatch[TL_HOST_OVERLAY_OPACITY].d <= 1.0))
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                   "overlay-opacity %g is out of range [0, 1]",
-                   dispatch[TL_HOST_OVERLAY_OPACITY].d);
-      return FALSE;
-    }
-  result.overlay_opacity = dispatch[TL_HOST_OVERLAY_OPACITY].d;
-
-  if (dispatch[TL_HOST_DEVICE].s &&
-      strlen (dispatch[TL_HOST_DEVICE].s) >= TL_HOST_DEVICE_LEN)
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                   "device name is longer than %d characters",
-                   TL_HOST_DEVICE_LEN - 1);
-      return FALSE;
-    }
-  g_strlcpy (result.device, dispatch[TL_HOST_DEVICE].s ? dispatch[TL_HOST_DEVICE].s : "",
-             sizeof (result.device));
-
-  *settings = result;
-  return TRUE;
+  tl_host_arguments_free (args);
+  if (ok)
+    *settings = result;
+  return ok;
 }
 
 gboolean
@@ -373,21 +480,121 @@ tl_host_report (TlHostProgress  progress,
     progress (fraction, message, data);
 }
 
+void
+tl_host_overlay_clear (TlHostOverlay *overlay)
+{
+  g_return_if_fail (overlay != NULL);
+
+  g_clear_pointer (&overlay->pixels, g_free);
+  g_clear_pointer (&overlay->title, g_free);
+  g_clear_pointer (&overlay->legend, g_free);
+}
+
+/* REGION grown by HALO, within SOURCE, read in FORMAT. */
+static gfloat *
+tl_host_read_area (GeglBuffer          *source,
+                   const GeglRectangle *region,
+                   guint                halo,
+                   const Babl          *format,
+                   GeglRectangle       *area,
+                   GError             **error)
+{
+  gfloat *pixels;
+
+  *area = *region;
+  area->x      -= halo;
+  area->y      -= halo;
+  area->width  += 2 * halo;
+  area->height += 2 * halo;
+  gegl_rectangle_intersect (area, area, gegl_buffer_get_extent (source));
+
+  pixels = g_try_new (gfloat, (gsize) area->width * area->height * 4);
+  if (pixels == NULL)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
+                   "not enough memory for a %dx%d region", area->width,
+                   area->height);
+      return NULL;
+    }
+  gegl_buffer_get (source, area, 1.0, format, pixels, GEGL_AUTO_ROWSTRIDE,
+                   GEGL_ABYSS_CLAMP);
+  return pixels;
+}
+
+/* The thread map of the dispatch that ran (or would run) FILTER's kernels
+ * (NULL: the overlay kernel's own) over AREA, drawn over IMAGE (R'G'B'A
+ * float of AREA) as the settings ask.
+ */
+static gboolean
+tl_host_draw_map (TlContext            *context,
+                  const TlHostSettings *settings,
+                  const TlFilter       *filter,
+                  const GeglRectangle  *area,
+                  const gfloat         *image,
+                  TlHostOverlay        *overlay,
+                  GError              **error)
+{
+  g_autoptr(TlOverlayMap) map = NULL;
+  TlOverlayMode           mode;
+  TlOverlayStyle          style;
+  TlChoice                choice;
+  TlLimits                limits;
+  TlPlan                  plan;
+
+  if (! tl_overlay_mode_from_string (tl_host_overlay_names[settings->overlay],
+                                     &mode, error) ||
+      ! tl_overlay_style_from_string (tl_host_overlay_style_names[settings->overlay_style],
+                                      &style, error) ||
+      ! tl_host_settings_to_choice (settings, &choice, error))
+    return FALSE;
+
+  if (choice.pixels_per_item == 0)
+    choice.pixels_per_item = filter ? filter->default_pixels_per_item : 1;
+
+  if (! tl_overlay_plan (context, filter, &choice, area->width, area->height,
+                         &limits, &plan, error))
+    return FALSE;
+  map = tl_overlay_run (context, &plan, limits.simd_width, error);
+  if (map == NULL)
+    return FALSE;
+
+  overlay->area   = *area;
+  overlay->pixels = g_new (gfloat, (gsize) area->width * area->height * 4);
+  /* A tint goes on its own layer, alone, so GIMP composites it and the
+   * user can change its opacity; the checkerboard inverts the image
+   * itself, so it needs the pixels.
+   */
+  if (! tl_overlay_render (map, mode, style, settings->overlay_opacity,
+                           style == TL_OVERLAY_TINT ? NULL : image,
+                           overlay->pixels, error))
+    {
+      tl_host_overlay_clear (overlay);
+      return FALSE;
+    }
+  overlay->title  = tl_overlay_title (map, mode);
+  overlay->legend = tl_overlay_legend (map, mode, style,
+                                       settings->overlay_opacity);
+  return TRUE;
+}
+
 /* Filters REGION of SOURCE into the same place of TARGET.  The filter
  * reads its halo around the region from SOURCE (clamped at the layer's
  * edges, as the filter's own borders are); TARGET is written only on
- * success, so a failure leaves it untouched.
+ * success, so a failure leaves it untouched.  With an overlay chosen and
+ * OVERLAY given, the thread map of the same dispatch over the filtered
+ * pixels goes there.
  */
-gboolean
-tl_host_process (const TlHostSettings *settings,
-                 const TlFilter       *filter,
-                 GeglBuffer           *source,
-                 GeglBuffer           *target,
-                 const GeglRectangle  *region,
-                 TlHostProgress        progress,
-                 gpointer              progress_data,
-                 TlPlan               *plan,
-                 GError              **error)
+static gboolean
+tl_host_run (const TlHostSettings *settings,
+             const TlFilter       *filter,
+             GeglBuffer           *source,
+             GeglBuffer           *target,
+             const GeglRectangle  *region,
+             TlHostProgress        progress,
+             gpointer              progress_data,
+             TlPlan               *plan,
+             TlHostOverlay        *overlay,
+             GError              **error)
 {
   g_autoptr(TlContext) context = NULL;
   g_autofree gfloat   *in      = NULL;
@@ -397,7 +604,6 @@ tl_host_process (const TlHostSettings *settings,
   GeglRectangle        area;
   TlChoice             choice;
   TlPixels             pixels;
-  guint                halo;
   gsize                offset;
 
   g_return_val_if_fail (settings != NULL && filter != NULL, FALSE);
@@ -408,31 +614,23 @@ tl_host_process (const TlHostSettings *settings,
       ! tl_filter_check_values (filter, settings->values, error))
     return FALSE;
 
-  halo = tl_filter_halo (filter, settings->values);
-  area = *region;
-  area.x      -= halo;
-  area.y      -= halo;
-  area.width  += 2 * halo;
-  area.height += 2 * halo;
-  gegl_rectangle_intersect (&area, &area, gegl_buffer_get_extent (source));
-
   tl_host_report (progress, progress_data, 0.05, "ThreadLens: preparing OpenCL");
   context = tl_context_new (settings->device[0] ? settings->device : NULL, error);
   if (context == NULL)
     return FALSE;
 
   format = babl_format (filter->format);
-  in  = g_try_new (gfloat, (gsize) area.width * area.height * 4);
-  out = g_try_new (gfloat, (gsize) area.width * area.height * 4);
-  if (in == NULL || out == NULL)
+  in = tl_host_read_area (source, region, tl_filter_halo (filter, settings->values),
+                          format, &area, error);
+  out = in ? g_try_new (gfloat, (gsize) area.width * area.height * 4) : NULL;
+  if (out == NULL)
     {
-      g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
-                   "not enough memory for a %dx%d region", area.width,
-                   area.height);
+      if (in)
+        g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
+                     "not enough memory for a %dx%d region", area.width,
+                     area.height);
       return FALSE;
     }
-  gegl_buffer_get (source, &area, 1.0, format, in, GEGL_AUTO_ROWSTRIDE,
-                   GEGL_ABYSS_CLAMP);
 
   message = g_strdup_printf ("ThreadLens: %s on %s", filter->label,
                              tl_context_get_device (context)->name);
@@ -446,11 +644,100 @@ tl_host_process (const TlHostSettings *settings,
                        plan, NULL, error))
     return FALSE;
 
+  if (overlay && settings->overlay > 0)
+    {
+      /* The map goes over the filtered pixels, in R'G'B'A. */
+      babl_process (babl_fish (format, babl_format ("R'G'B'A float")),
+                    out, in, (glong) area.width * area.height);
+      tl_host_report (progress, progress_data, 0.8, "ThreadLens: thread map");
+      if (! tl_host_draw_map (context, settings, filter, &area, in, overlay,
+                              error))
+        return FALSE;
+    }
+
   tl_host_report (progress, progress_data, 0.9, message);
   offset = ((gsize) (region->y - area.y) * area.width + (region->x - area.x)) * 4;
   gegl_buffer_set (target, region, 0, format, out + offset,
                    area.width * 4 * sizeof (gfloat));
   tl_host_report (progress, progress_data, 1.0, message);
+
+  return TRUE;
+}
+
+gboolean
+tl_host_process_with_overlay (const TlHostSettings *settings,
+                              const TlFilter       *filter,
+                              GeglBuffer           *source,
+                              GeglBuffer           *target,
+                              const GeglRectangle  *region,
+                              TlHostProgress        progress,
+                              gpointer              progress_data,
+                              TlHostOverlay        *overlay,
+                              GError              **error)
+{
+  return tl_host_run (settings, filter, source, target, region, progress,
+                      progress_data, NULL, overlay, error);
+}
+
+/* PLAN, when given, gets the dispatch that ran. */
+gboolean
+tl_host_process (const TlHostSettings *settings,
+                 const TlFilter       *filter,
+                 GeglBuffer           *source,
+                 GeglBuffer           *target,
+                 const GeglRectangle  *region,
+                 TlHostProgress        progress,
+                 gpointer              progress_data,
+                 TlPlan               *plan,
+                 GError              **error)
+{
+  return tl_host_run (settings, filter, source, target, region, progress,
+                      progress_data, plan, NULL, error);
+}
+
+/* The thread-map procedure: the map of the overlay kernel's own dispatch
+ * over REGION of SOURCE, which stays as it is.
+ */
+gboolean
+tl_host_thread_map (const TlHostSettings *settings,
+                    GeglBuffer           *source,
+                    const GeglRectangle  *region,
+                    TlHostProgress        progress,
+                    gpointer              progress_data,
+                    TlHostOverlay        *overlay,
+                    GError              **error)
+{
+  g_autoptr(TlContext) context = NULL;
+  g_autofree gfloat   *image   = NULL;
+  GeglRectangle        area;
+
+  g_return_val_if_fail (settings != NULL && overlay != NULL, FALSE);
+  g_return_val_if_fail (GEGL_IS_BUFFER (source), FALSE);
+  g_return_val_if_fail (region != NULL && region->width > 0 && region->height > 0, FALSE);
+
+  if (settings->overlay <= 0)
+    {
+      g_set_error_literal (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                           "the thread map needs an overlay mode: "
+                           "work-group, simd-group, lane, launch-order or "
+                           "compute-unit");
+      return FALSE;
+    }
+
+  tl_host_report (progress, progress_data, 0.05, "ThreadLens: preparing OpenCL");
+  context = tl_context_new (settings->device[0] ? settings->device : NULL, error);
+  if (context == NULL)
+    return FALSE;
+
+  image = tl_host_read_area (source, region, 0, babl_format ("R'G'B'A float"),
+                             &area, error);
+  if (image == NULL)
+    return FALSE;
+
+  tl_host_report (progress, progress_data, 0.5, "ThreadLens: thread map");
+  if (! tl_host_draw_map (context, settings, NULL, &area, image, overlay, error))
+    return FALSE;
+  tl_host_report (progress, progress_data, 1.0, "ThreadLens: thread map");
 
   return TRUE;
 }

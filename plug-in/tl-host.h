@@ -20,6 +20,7 @@
 G_BEGIN_DECLS
 
 #define TL_HOST_PROC_PREFIX  "plug-in-threadlens-"
+#define TL_HOST_THREAD_MAP   "plug-in-threadlens-thread-map"
 #define TL_HOST_MENU_PATH    "<Image>/Filters/ThreadLens (OpenCL)"
 #define TL_HOST_MAX_PARAMS   4
 #define TL_HOST_DEVICE_LEN   128
@@ -62,15 +63,32 @@ typedef struct
   gint     swizzle;
   gint     pixels_per_item;       /* 0: the filter's default */
   gint     overlay;               /* index into tl_host_overlay_names */
+  gint     overlay_style;         /* index into tl_host_overlay_style_names */
   gdouble  overlay_opacity;
   gchar    device[TL_HOST_DEVICE_LEN];
 } TlHostSettings;
+
+/* A thread map to put on a new layer: AREA of the drawable (the region the
+ * kernels ran on), R'G'B'A float pixels, the layer's name.
+ */
+typedef struct
+{
+  GeglRectangle  area;
+  gfloat        *pixels;
+  gchar         *title;
+  gchar         *legend;
+} TlHostOverlay;
 
 typedef void (* TlHostProgress) (gdouble      fraction,
                                  const gchar *message,
                                  gpointer     data);
 
 extern const gchar *tl_host_overlay_names[];
+extern const gchar *tl_host_overlay_style_names[];
+
+/* FILTER NULL stands for the thread-map procedure throughout. */
+gchar          **tl_host_procedure_names  (void);
+gboolean         tl_host_is_thread_map    (const gchar          *procedure);
 
 gchar           *tl_host_procedure_name   (const TlFilter       *filter);
 const TlFilter  *tl_host_filter_for_procedure (const gchar      *procedure,
@@ -91,6 +109,24 @@ gboolean         tl_host_settings_from_values (TlHostSettings   *settings,
 gboolean         tl_host_settings_to_choice (const TlHostSettings *settings,
                                            TlChoice             *choice,
                                            GError              **error);
+
+gboolean         tl_host_process_with_overlay (const TlHostSettings *settings,
+                                           const TlFilter       *filter,
+                                           GeglBuffer           *source,
+                                           GeglBuffer           *target,
+                                           const GeglRectangle  *region,
+                                           TlHostProgress        progress,
+                                           gpointer              progress_data,
+                                           TlHostOverlay        *overlay,
+                                           GError              **error);
+gboolean         tl_host_thread_map       (const TlHostSettings *settings,
+                                           GeglBuffer           *source,
+                                           const GeglRectangle  *region,
+                                           TlHostProgress        progress,
+                                           gpointer              progress_data,
+                                           TlHostOverlay        *overlay,
+                                           GError              **error);
+void             tl_host_overlay_clear    (TlHostOverlay        *overlay);
 
 gboolean         tl_host_process          (const TlHostSettings *settings,
                                            const TlFilter       *filter,

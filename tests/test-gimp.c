@@ -29,17 +29,36 @@
 #define GIMP_CONSOLE   "gimp-console-2.10"
 #define GIMP_DIR_VAR   "GIMP2_DIRECTORY"
 #define U8_PRECISION   "PRECISION-U8-GAMMA"
+#define TOP_LAYER      "(aref (cadr (gimp-image-get-layers img)) 0)"
+#define LAYER_WIDTH    "gimp-drawable-width"
+#define LAYER_HEIGHT   "gimp-drawable-height"
 #else
 #define GIMP_CONSOLE   "gimp-console-3.0"
 #define GIMP_DIR_VAR   "GIMP3_DIRECTORY"
 #define U8_PRECISION   "PRECISION-U8-NON-LINEAR"
+#define TOP_LAYER      "(vector-ref (car (gimp-image-get-layers img)) 0)"
+#define LAYER_WIDTH    "gimp-drawable-get-width"
+#define LAYER_HEIGHT   "gimp-drawable-get-height"
 #endif
+
+/* Names the top layer and its size, then hides it so that saving shows
+ * the image layer alone.
+ */
+#define REPORT_TOP_LAYER \
+  "(let ((top " TOP_LAYER "))" \
+  " (gimp-message (string-append \"TL-LAYER \" (car (gimp-item-get-name top))" \
+  "   \" \" (number->string (car (" LAYER_WIDTH " top)))" \
+  "   \"x\" (number->string (car (" LAYER_HEIGHT " top)))))" \
+  " (gimp-item-set-visible top FALSE))"
 
 typedef enum
 {
   EXPECT_SAME_AS_CLI,      /* equals `threadlens apply` with cli_options */
   EXPECT_SAME_AS_CHECK,    /* equals another check's output */
   EXPECT_UNCHANGED,        /* the call fails with `error`, pixels kept */
+  EXPECT_OVERLAY,          /* as EXPECT_SAME_AS_CLI (or unchanged, with no
+                            * cli options), plus a new layer whose name
+                            * starts with `error`, the photo's size */
   EXPECT_CUSTOM            /* a test function of its own looks at it */
 } Expect;
 
@@ -102,6 +121,21 @@ static const GimpCheck checks[] =
   { "last-values", "coffee.png", NULL, "gaussian-blur", "RUN-WITH-LAST-VALS",
     "std-dev=9.0", NULL, EXPECT_SAME_AS_CHECK, NULL, { "blur-rgb" } },
 #endif
+  /* The overlay: a new layer on top, the filtered layer as without it. */
+  { "overlay-filter", "coffee.png", NULL, "invert", "RUN-NONINTERACTIVE",
+    "shape-width=32;shape-height=16;mode=emulated;swizzle=8;overlay=work-group;"
+    "overlay-opacity=0.6", REPORT_TOP_LAYER, EXPECT_OVERLAY,
+    "Thread map: work-groups 32x16, swizzle 8, emulated",
+    { "--shape=32x16", "--mode=emulated", "--swizzle=8" } },
+  { "thread-map", "astronaut.png", NULL, NULL, "RUN-NONINTERACTIVE",
+    "shape-width=16;shape-height=16;overlay=launch-order;overlay-style=tint",
+    REPORT_TOP_LAYER, EXPECT_OVERLAY,
+    "Thread map (launch order): work-groups 16x16, uniform", { NULL } },
+  { "thread-map-checkerboard", "astronaut.png", NULL, NULL,
+    "RUN-NONINTERACTIVE",
+    "shape-width=32;shape-height=32;overlay=work-group;overlay-style=checkerboard",
+    REPORT_TOP_LAYER, EXPECT_OVERLAY, "Thread map: work-groups 32x32",
+    { NULL } },
   /* Failures: an error that names the problem, the layer unchanged. */
   { "bad-indexed", "palette_color.png", NULL, "invert", "RUN-NONINTERACTIVE",
     "", NULL, EXPECT_UNCHANGED, "this one is indexed", { NULL } },
@@ -172,14 +206,14 @@ static void
 append_call (GString         *script,
              const GimpCheck *check)
 {
-  const TlFilter       *filter = tl_filter_lookup (check->filter, NULL);
+  const TlFilter       *filter = check->filter ? tl_filter_lookup (check->filter, NULL) : NULL;
   g_autoptr(GHashTable) given  = g_hash_table_new_full (g_str_hash, g_str_equal,
                                                         g_free, g_free);
   g_auto(GStrv)         pairs  = g_strsplit (check->args, ";", -1);
   TlHostArg            *args;
   guint                 n_args, i;
 
-  g_assert_nonnull (filter);
+  g_assert_true (filter != NULL || check->filter == NULL);
   for (i = 0; pairs[i]; i++)
     {
       gchar *equals = strchr (pairs[i], '=');
@@ -191,11 +225,13 @@ append_call (GString         *script,
 
 #if TL_GIMP_VERSION == 2
   g_string_append_printf (script, "(plug-in-threadlens-%s %s img layer",
-                          check->filter, check->run_mode);
+                          check->filter ? check->filter : "thread-map",
+                          check->run_mode);
 #else
   g_string_append_printf (script, "(plug-in-threadlens-%s #:run-mode %s "
                           "#:image img #:drawables (vector layer)",
-                          check->filter, check->run_mode);
+                          check->filter ? check->filter : "thread-map",
+                          check->run_mode);
 #endif
 
   args = tl_host_arguments (filter, &n_args);
@@ -456,7 +492,35 @@ test_check (gconstpointer data)
   if (failed)
     g_error ("check %s: the call failed:\n%s", check->name, log);
 
-  if (check->expect == EXPECT_SAME_AS_CLI)
+  if (check->expect == EXPECT_OVERLAY)
+    {
+      g_autofree gchar *in    = photo (check->photo);
+      g_autofree gchar *line  = g_strconcat ("TL-LAYER ", check->error, NULL);
+      const gchar      *layer = strstr (log, line);
+      guint             w, h, lw, lh;
+      g_autofree gfloat *pixels = load (in, &w, &h);
+
+      if (layer == NULL)
+        g_error ("check %s: no layer named '%s...':\n%s", check->name,
+                 check->error, log);
+      /* The layer's size ends the line: "... WxH". */
+      layer = strchr (layer, '\n') ? g_strndup (layer, strchr (layer, '\n') - layer) : layer;
+      g_assert_cmpint (sscanf (strrchr (layer, ' ') + 1, "%ux%u", &lw, &lh), ==, 2);
+      g_assert_cmpuint (lw, ==, w);
+      g_assert_cmpuint (lh, ==, h);
+
+      if (check->filter)
+        {
+          g_autofree gchar *expected = cli_apply (check, check->filter, check->cli);
+
+          assert_same_pixels (out, expected, 1.0 / 255.0 + 1e-6);
+        }
+      else
+        {
+          assert_same_pixels (out, in, 0.0);
+        }
+    }
+  else if (check->expect == EXPECT_SAME_AS_CLI)
     {
       g_autofree gchar *expected = cli_apply (check, check->filter, check->cli);
 
