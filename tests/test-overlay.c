@@ -311,7 +311,7 @@ test_seed002 (void)
                                           SEED_W, SEED_H);
   g_autofree gfloat *out    = g_new (gfloat, SEED_W * SEED_H * 4);
   gboolean           update = g_getenv ("THREADLENS_UPDATE_REFERENCE") != NULL;
-  guint              h, i, x, y, c;
+  guint              h, i, x, y, c, skipped = 0;
 
   if (update)
     {
@@ -336,6 +336,24 @@ test_seed002 (void)
       choice.shape[0]   = 32;
       choice.shape[1]   = heights[h];
       choice.mode       = TL_MODE_NON_UNIFORM;
+
+      /* The article's groups are larger than some devices allow (NVIDIA
+       * gives this kernel M = 256): there, the picture cannot be made.
+       */
+      {
+        TlLimits limits;
+
+        if (! tl_overlay_plan (context, NULL, &choice, SEED_W, SEED_H,
+                               &limits, &plan, &error) &&
+            g_error_matches (error, TL_ERROR, TL_ERROR_LIMIT))
+          {
+            g_test_message ("seed 002 with 32x%u groups skipped on this "
+                            "device: %s", heights[h], error->message);
+            skipped++;
+            continue;
+          }
+        g_assert_no_error (error);
+      }
       map = run_map (&choice, SEED_W, SEED_H, SEED_P, &plan, "seed 002");
       g_assert_cmpuint (plan.groups[0], ==, 3);
       g_assert_cmpuint (plan.groups[1], ==, heights[h] == 32 ? 3 : 5);
@@ -379,6 +397,10 @@ test_seed002 (void)
           compare_with_png (out, path);
         }
     }
+
+  if (skipped == G_N_ELEMENTS (heights))
+    g_test_skip ("this device's maximum work-group size is below the "
+                 "article's 32x16 and 32x32 groups");
 }
 
 static void

@@ -147,6 +147,7 @@ struct _TlDialogPanel
   gboolean              runnable;
   gint                  updating;
 
+  GtkWidget            *summary_stack;
   GtkWidget            *info_bar;
   GtkWidget            *info_label;
   GtkWidget            *notebook;
@@ -833,7 +834,10 @@ tl_dialog_panel_dispatch_page (TlDialogPanel *self)
                                _("The work-group shape. Automatic and the seed "
                                  "rule make groups P wide and M / P tall."));
   gtk_widget_set_hexpand (self->shape_combo, TRUE);
-  gtk_box_pack_start (GTK_BOX (box), self->shape_combo, TRUE, TRUE, 0);
+  gtk_grid_attach (GTK_GRID (grid),
+                   tl_dialog_panel_label (_("Sh_ape:"), self->shape_combo),
+                   0, row, 1, 1);
+  gtk_grid_attach (GTK_GRID (grid), self->shape_combo, 1, row++, 1, 1);
 
   self->shape_width = tl_dialog_panel_spin (1, TL_DIALOG_PANEL_MAX_SHAPE, 8);
   gtk_widget_set_tooltip_text (self->shape_width,
@@ -846,7 +850,7 @@ tl_dialog_panel_dispatch_page (TlDialogPanel *self)
   gtk_box_pack_start (GTK_BOX (box), self->shape_height, FALSE, FALSE, 0);
 
   gtk_grid_attach (GTK_GRID (grid),
-                   tl_dialog_panel_label (_("Sh_ape:"), self->shape_combo),
+                   tl_dialog_panel_label (_("Wid_th × height:"), self->shape_width),
                    0, row, 1, 1);
   gtk_grid_attach (GTK_GRID (grid), box, 1, row++, 1, 1);
   g_signal_connect (self->shape_combo, "changed",
@@ -1059,14 +1063,14 @@ tl_dialog_panel_set_message (TlDialogPanel *self,
   g_clear_pointer (&self->message, g_free);
   if (heading == NULL)
     {
-      gtk_widget_hide (self->info_bar);
+      gtk_stack_set_visible_child (GTK_STACK (self->summary_stack), self->summary);
       return;
     }
 
   self->message = g_strdup_printf ("%s\n%s", heading, detail);
   markup = g_markup_printf_escaped ("<b>%s</b>\n%s", heading, detail);
   gtk_label_set_markup (GTK_LABEL (self->info_label), markup);
-  gtk_widget_show (self->info_bar);
+  gtk_stack_set_visible_child (GTK_STACK (self->summary_stack), self->info_bar);
 }
 
 /* Judges the settings: the plan on the chosen device's limits, or why
@@ -1395,20 +1399,20 @@ tl_dialog_panel_new (const TlFilter       *filter,
   right = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
   gtk_box_pack_start (GTK_BOX (self), right, FALSE, FALSE, 0);
 
+  self->summary_stack = gtk_stack_new ();
+  /* The message takes the summary's place, so the dialog keeps its size. */
+  gtk_stack_set_homogeneous (GTK_STACK (self->summary_stack), TRUE);
   self->info_bar = gtk_info_bar_new ();
   gtk_info_bar_set_message_type (GTK_INFO_BAR (self->info_bar), GTK_MESSAGE_ERROR);
   self->info_label = gtk_label_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (self->info_label), 0.0);
   gtk_label_set_line_wrap (GTK_LABEL (self->info_label), TRUE);
-  gtk_label_set_max_width_chars (GTK_LABEL (self->info_label), 50);
+  gtk_label_set_max_width_chars (GTK_LABEL (self->info_label), 40);
   gtk_label_set_selectable (GTK_LABEL (self->info_label), TRUE);
   gtk_widget_set_can_focus (self->info_label, FALSE);
   content = gtk_info_bar_get_content_area (GTK_INFO_BAR (self->info_bar));
   gtk_container_add (GTK_CONTAINER (content), self->info_label);
-  gtk_widget_show_all (content);
-  /* Shown only with a message, whatever the host's show_all does. */
-  gtk_widget_set_no_show_all (self->info_bar, TRUE);
-  gtk_box_pack_start (GTK_BOX (right), self->info_bar, FALSE, FALSE, 0);
+  gtk_widget_set_valign (self->info_bar, GTK_ALIGN_START);
 
   self->notebook = gtk_notebook_new ();
   tl_dialog_panel_tab (self->notebook, tl_dialog_panel_filter_page (self),
@@ -1420,9 +1424,11 @@ tl_dialog_panel_new (const TlFilter       *filter,
   gtk_box_pack_start (GTK_BOX (right), self->notebook, FALSE, FALSE, 0);
 
   self->summary = tl_summary_new ();
+  gtk_stack_add_named (GTK_STACK (self->summary_stack), self->summary, "summary");
+  gtk_stack_add_named (GTK_STACK (self->summary_stack), self->info_bar, "message");
   gtk_box_pack_start (GTK_BOX (right),
-                      tl_dialog_panel_frame (_("Summary"), self->summary),
-                      FALSE, FALSE, 0);
+                      tl_dialog_panel_frame (_("Summary"), self->summary_stack),
+                      TRUE, TRUE, 0);
 
   gtk_widget_show_all (GTK_WIDGET (self));
   /* A filter without parameters opens where the choices are. */

@@ -99,8 +99,10 @@ tl_dialog_new (const TlFilter      *filter,
   gtk_dialog_add_button (GTK_DIALOG (self), _("_OK"), GTK_RESPONSE_OK);
   gtk_dialog_set_default_response (GTK_DIALOG (self), GTK_RESPONSE_OK);
 
+  /* GIMP's spacing: 12 pixels to the edge, buttons 6 in from it. */
+  gtk_container_set_border_width (GTK_CONTAINER (self), 6);
   self->panel = tl_dialog_panel_new (filter, settings, source, region);
-  gtk_container_set_border_width (GTK_CONTAINER (self->panel), 12);
+  gtk_container_set_border_width (GTK_CONTAINER (self->panel), 6);
   content = gtk_dialog_get_content_area (GTK_DIALOG (self));
   gtk_box_pack_start (GTK_BOX (content), self->panel, TRUE, TRUE, 0);
 

@@ -11,8 +11,8 @@
 #include "tl-preview.h"
 #include "tl-probe.h"
 
-#define TL_PREVIEW_WIDTH      400
-#define TL_PREVIEW_HEIGHT     300
+#define TL_PREVIEW_WIDTH      480
+#define TL_PREVIEW_HEIGHT     360
 #define TL_PREVIEW_MAX_ZOOM   8
 #define TL_PREVIEW_DELAY_MS   150   /* after the last change, before a run */
 
@@ -237,12 +237,13 @@ tl_preview_update_status (TlPreview *self)
   else if (self->filtered == NULL)
     text = g_strdup (_("The visible part is outside the region."));
   else if (self->settings.overlay > 0)
-    text = g_strdup_printf (_("Kernels ran on %d × %d pixels in %.0f ms; the "
-                              "overlay is not previewed yet."),
+    /* TRANSLATORS: the size of the preview's run and its time. */
+    text = g_strdup_printf (_("Ran on %d × %d pixels in %.0f ms; overlay "
+                              "not shown yet."),
                             self->filtered_area.width,
                             self->filtered_area.height, self->ms);
   else
-    text = g_strdup_printf (_("Kernels ran on %d × %d pixels in %.0f ms."),
+    text = g_strdup_printf (_("Ran on %d × %d pixels in %.0f ms."),
                             self->filtered_area.width,
                             self->filtered_area.height, self->ms);
 

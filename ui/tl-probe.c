@@ -200,7 +200,7 @@ tl_probe_devices_finish (GAsyncResult *result,
   TlProbeResult *probed;
   GPtrArray     *devices;
 
-  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (G_IS_TASK (result), NULL);
 
   probed = g_task_propagate_pointer (G_TASK (result), error);
   if (probed == NULL)

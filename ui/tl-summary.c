@@ -74,7 +74,7 @@ static const struct
     N_("the seed rule, w = P, h = M / P, with h cut to the device's limit "
        "in y") },
   { "custom shape",
-    N_("your shape") },
+    N_("the shape chosen above") },
   { "driver's choice (local size NULL)",
     N_("the driver's choice (local size NULL)") },
 };
