@@ -1407,7 +1407,7 @@ tl_dialog_panel_new (const TlFilter       *filter,
   self->info_label = gtk_label_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (self->info_label), 0.0);
   gtk_label_set_line_wrap (GTK_LABEL (self->info_label), TRUE);
-  gtk_label_set_max_width_chars (GTK_LABEL (self->info_label), 40);
+  gtk_label_set_max_width_chars (GTK_LABEL (self->info_label), 55);
   gtk_label_set_selectable (GTK_LABEL (self->info_label), TRUE);
   gtk_widget_set_can_focus (self->info_label, FALSE);
   content = gtk_info_bar_get_content_area (GTK_INFO_BAR (self->info_bar));
