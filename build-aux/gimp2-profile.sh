@@ -9,7 +9,6 @@ trap 'rm -rf "$TL_PROFILE"' EXIT INT TERM
 export HOME="$TL_PROFILE/home"
 export XDG_CONFIG_HOME="$HOME/.config" XDG_CACHE_HOME="$HOME/.cache"
 export GIMP2_DIRECTORY="$TL_PROFILE/gimp-2.10"
-unset DISPLAY
 
 # A profile folder made before GIMP's first start must hold the data
 # folders GIMP expects, or GIMP complains about each.

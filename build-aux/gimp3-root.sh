@@ -19,7 +19,7 @@ mirror=${THREADLENS_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 packages="gimp libgimp-3.0-dev meson ninja-build pkg-config gcc libc6-dev
           libglib2.0-dev libgegl-dev libbabl-dev libjson-glib-dev
           ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd
-          libgtk-3-dev xvfb xauth"
+          libgtk-3-dev xvfb xauth xdotool x11-apps netpbm"
 packages=$(echo $packages)
 stamp="$root/.threadlens-packages"
 

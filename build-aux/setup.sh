@@ -9,7 +9,8 @@ packages="meson ninja-build pkg-config gcc libc6-dev libglib2.0-dev
           libgegl-dev libbabl-dev libjson-glib-dev
           ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers
           pocl-opencl-icd
-          gimp libgimp2.0-dev
+          gimp libgimp2.0-dev libgtk-3-dev
+          xvfb xauth xdotool x11-apps netpbm
           debootstrap"
 
 missing=""

@@ -1,0 +1,273 @@
+/* ThreadLens tests: a real interactive run in GIMP with a display (Xvfb).
+ * Built twice, like test-gimp.c: TL_GIMP_VERSION 2 or 3.
+ *
+ * GIMP starts with its user interface on the test's X server, opens a
+ * photo in a window and calls the invert procedure with RUN-INTERACTIVE.
+ * The test waits for ThreadLens's dialog, photographs the screen, presses
+ * Return (OK), checks that the layer was inverted, then presses Ctrl+Z in
+ * the image window and checks that one undo step gives the photo back,
+ * exactly.  The script and the test meet through files in a work folder:
+ * GIMP's own message boxes would need a click.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+
+#include "tl-image.h"
+
+#if TL_GIMP_VERSION == 2
+#define GIMP_GUI      "gimp-2.10"
+#define GIMP_DIR_VAR  "GIMP2_DIRECTORY"
+#define LOAD(f)       "(car (gimp-file-load RUN-NONINTERACTIVE \"" f "\" \"" f "\"))"
+#define LAYER         "(car (gimp-image-get-active-drawable img))"
+#define CALL          "(plug-in-threadlens-invert RUN-INTERACTIVE img layer 0 0 \"uniform\" 0 0 \"none\" 0.5 \"\")"
+#define SAVE(f)       "(gimp-file-save RUN-NONINTERACTIVE img layer \"" f "\" \"" f "\")"
+#define COUNT(f)      "(car (file-glob \"" f "\" 1))"
+#else
+#define GIMP_GUI      "gimp-3.0"
+#define GIMP_DIR_VAR  "GIMP3_DIRECTORY"
+#define LOAD(f)       "(car (gimp-file-load RUN-NONINTERACTIVE \"" f "\"))"
+#define LAYER         "(vector-ref (car (gimp-image-get-selected-drawables img)) 0)"
+#define CALL          "(plug-in-threadlens-invert #:run-mode RUN-INTERACTIVE #:image img #:drawables (vector layer))"
+#define SAVE(f)       "(gimp-file-save RUN-NONINTERACTIVE img \"" f "\" -1)"
+#define COUNT(f)      "(length (car (file-glob #:pattern \"" f "\" #:filename-encoding TRUE)))"
+#endif
+
+/* %s: the photo, then the work folder (several times). */
+#define SCRIPT \
+  "(let* ((img " LOAD ("%1$s") ")" \
+  "       (layer " LAYER ")" \
+  "       (display (car (gimp-display-new img))))" \
+  "  " CALL \
+  "  " SAVE ("%2$s/after.png") \
+  "  (let wait ((n 0))" \
+  "    (if (and (< n 5000000) (= 0 " COUNT ("%2$s/undo-done") "))" \
+  "        (wait (+ n 1))))" \
+  "  " SAVE ("%2$s/undone.png") \
+  "  (gimp-image-clean-all img)" \
+  "  (gimp-display-delete display))"
+
+static gchar *work_dir;
+
+static gchar *
+work_file (const gchar *name)
+{
+  return g_build_filename (work_dir, name, NULL);
+}
+
+static gboolean
+wait_for_file (const gchar *path,
+               guint        seconds)
+{
+  guint i;
+
+  for (i = 0; i < seconds * 10; i++)
+    {
+      if (g_file_test (path, G_FILE_TEST_EXISTS))
+        {
+          g_usleep (300000);      /* let GIMP finish writing it */
+          return TRUE;
+        }
+      g_usleep (100000);
+    }
+  return FALSE;
+}
+
+static gchar *
+run_tool (const gchar *command)
+{
+  gchar *out = NULL;
+
+  if (! g_spawn_command_line_sync (command, &out, NULL, NULL, NULL))
+    return g_strdup ("");
+  return g_strstrip (out);
+}
+
+/* The first visible window whose title contains NAME. */
+static gchar *
+wait_for_window (const gchar *name,
+                 guint        seconds)
+{
+  g_autofree gchar *command = g_strdup_printf ("xdotool search --onlyvisible --name '%s'", name);
+  guint             i;
+
+  for (i = 0; i < seconds * 4; i++)
+    {
+      gchar *ids = run_tool (command);
+
+      if (*ids)
+        {
+          gchar *newline = strchr (ids, '\n');
+
+          if (newline)
+            *newline = '\0';
+          return ids;
+        }
+      g_free (ids);
+      g_usleep (250000);
+    }
+  return NULL;
+}
+
+static void
+screenshot (const gchar *name)
+{
+  g_autofree gchar *path    = work_file (name);
+  g_autofree gchar *command = g_strdup_printf ("sh -c 'xwd -root | xwdtopnm 2>/dev/null | pnmtopng > \"%s\"'", path);
+  g_autofree gchar *copy    = g_strdup_printf ("/tmp/threadlens-gimp%d-%s", TL_GIMP_VERSION, name);
+
+  g_free (run_tool (command));
+  /* Kept where a person can look at it after the run. */
+  g_free (run_tool (g_strdup_printf ("cp \"%s\" \"%s\"", path, copy)));
+  g_test_message ("screenshot: %s", copy);
+}
+
+static gdouble
+max_difference (const gchar *path_a,
+                const gchar *path_b)
+{
+  g_autoptr(TlImage) a = tl_image_load (path_a, NULL);
+  g_autoptr(TlImage) b = tl_image_load (path_b, NULL);
+  g_autofree gfloat *pa = NULL, *pb = NULL;
+  gdouble            worst = 0.0;
+  gsize              i, n;
+
+  g_assert_nonnull (a);
+  g_assert_nonnull (b);
+  g_assert_cmpuint (tl_image_get_width (a), ==, tl_image_get_width (b));
+  g_assert_cmpuint (tl_image_get_height (a), ==, tl_image_get_height (b));
+  pa = tl_image_get_pixels (a, "R'G'B'A float");
+  pb = tl_image_get_pixels (b, "R'G'B'A float");
+  n  = (gsize) tl_image_get_width (a) * tl_image_get_height (a) * 4;
+  for (i = 0; i < n; i++)
+    worst = MAX (worst, fabs ((gdouble) pa[i] - pb[i]));
+  return worst;
+}
+
+static void
+test_interactive_run (void)
+{
+  g_autofree gchar *photo   = g_test_build_filename (G_TEST_DIST, "images", "coffee.png", NULL);
+  g_autofree gchar *script  = g_strdup_printf (SCRIPT, photo, work_dir);
+  g_autofree gchar *after   = work_file ("after.png");
+  g_autofree gchar *undone  = work_file ("undone.png");
+  g_autofree gchar *flag    = work_file ("undo-done");
+  g_autofree gchar *home    = work_file ("home");
+  g_autofree gchar *gimpdir = work_file ("gimp");
+  g_autofree gchar *plugins = work_file ("plug-ins");
+  g_autofree gchar *link_dir = g_build_filename (plugins, "gimp-threadlens", NULL);
+  g_autofree gchar *link    = g_build_filename (link_dir, "gimp-threadlens", NULL);
+  g_autofree gchar *pdirs   = NULL;
+  g_autofree gchar *dialog  = NULL;
+  g_autofree gchar *image   = NULL;
+  g_autofree gchar *key     = NULL;
+  g_auto(GStrv)     envp    = g_get_environ ();
+  g_autoptr(GError) error   = NULL;
+  GPid              pid;
+  const gchar      *argv[]  = { GIMP_GUI, "--no-splash",
+#if TL_GIMP_VERSION == 3
+                                "--batch-interpreter=plug-in-script-fu-eval",
+#endif
+                                "-b", script,
+#if TL_GIMP_VERSION == 2
+                                "-b", "(gimp-quit 0)",
+#else
+                                "--quit",
+#endif
+                                NULL };
+
+  g_mkdir_with_parents (link_dir, 0700);
+  g_mkdir_with_parents (home, 0700);
+  g_assert_cmpint (symlink (g_getenv ("TL_GIMP_PLUGIN"), link), ==, 0);
+  pdirs = g_strconcat (g_getenv ("TL_GIMP_SYSTEM_PLUGINS"), ":", plugins, NULL);
+  envp = g_environ_setenv (envp, "HOME", home, TRUE);
+  envp = g_environ_unsetenv (envp, "XDG_CONFIG_HOME");
+  envp = g_environ_unsetenv (envp, "XDG_CACHE_HOME");
+  envp = g_environ_setenv (envp, GIMP_DIR_VAR, gimpdir, TRUE);
+  envp = g_environ_setenv (envp, "GIMP_TESTING_PLUGINDIRS", pdirs, TRUE);
+  envp = g_environ_unsetenv (envp, "G_DEBUG");
+
+  g_assert_true (g_spawn_async (NULL, (gchar **) argv, envp,
+                                G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD |
+                                G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                                NULL, NULL, &pid, &error));
+
+  /* The dialog: its title names ThreadLens and the filter. */
+  dialog = wait_for_window ("ThreadLens", 120);
+  if (dialog == NULL)
+    {
+      screenshot ("no-dialog.png");
+      g_error ("no ThreadLens dialog appeared within 120 s");
+    }
+  g_usleep (1500000);     /* the preview's first render */
+  screenshot ("dialog.png");
+  key = g_strdup_printf ("xdotool windowactivate --sync %s key --clearmodifiers Return", dialog);
+  g_free (run_tool (key));
+
+  if (! wait_for_file (after, 60))
+    {
+      screenshot ("no-result.png");
+      g_error ("GIMP did not save the filtered image");
+    }
+  g_assert_cmpfloat (max_difference (after, photo), >, 0.5);
+
+  /* One Ctrl+Z in the image window undoes the whole filter. */
+  image = wait_for_window ("coffee", 30);
+  g_assert_nonnull (image);
+  g_free (key);
+  key = g_strdup_printf ("xdotool windowactivate --sync %s key --clearmodifiers ctrl+z", image);
+  g_free (run_tool (key));
+  g_usleep (1000000);
+  screenshot ("undone.png");
+  g_assert_true (g_file_set_contents (flag, "", 0, NULL));
+
+  if (! wait_for_file (undone, 60))
+    g_error ("GIMP did not save the image after undo");
+  g_assert_cmpfloat (max_difference (undone, photo), ==, 0.0);
+
+  waitpid (pid, NULL, 0);
+  g_spawn_close_pid (pid);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree gchar *gimp  = g_find_program_in_path (GIMP_GUI);
+  const gchar      *tools[] = { "xdotool", "xwd", "xwdtopnm", "pnmtopng" };
+  guint             i;
+
+  g_test_init (&argc, &argv, NULL);
+
+  if (gimp == NULL || g_getenv ("TL_GIMP_PLUGIN") == NULL || g_getenv ("DISPLAY") == NULL)
+    {
+      g_print ("1..0 # SKIP %s\n",
+               gimp == NULL ? GIMP_GUI " is not installed" :
+               g_getenv ("DISPLAY") == NULL ? "no X display (xvfb-run is missing)" :
+               "this build has no host for " GIMP_GUI);
+      return 0;
+    }
+  for (i = 0; i < G_N_ELEMENTS (tools); i++)
+    if (g_find_program_in_path (tools[i]) == NULL)
+      {
+        g_print ("1..0 # SKIP %s is not installed\n", tools[i]);
+        return 0;
+      }
+
+  work_dir = g_dir_make_tmp ("threadlens-gimp-gui-XXXXXX", NULL);
+  g_setenv ("THREADLENS_CACHE_DIR", work_dir, TRUE);
+  if (! tl_image_init_gegl (&error))
+    g_error ("GEGL: %s", error->message);
+
+  g_test_add_func ("/gimp-gui/interactive-run-and-undo", test_interactive_run);
+  return g_test_run ();
+}
