@@ -4,7 +4,7 @@
  * registers one procedure per filter of the engine's registry, turns PDB
  * parameters into settings, and runs the filter on the drawable through
  * the shadow buffer in one undo step.  It links libgimp-2.0 only, never
- * libgimpui-2.0 (GTK 2), so the dialog can use GTK 3.
+ * libgimpui-2.0 (GTK 2): its dialog is ThreadLens's own, in GTK 3.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -13,8 +13,11 @@
 
 #include <string.h>
 
+#include <gdk/gdkx.h>
+#include <gtk/gtk.h>
 #include <libgimp/gimp.h>
 
+#include "tl-dialog.h"
 #include "tl-error.h"
 #include "tl-filter.h"
 #include "tl-host.h"
@@ -204,6 +207,72 @@ threadlens2_load_last (const gchar    *name,
     gimp_get_data (name, settings);
 }
 
+static void
+threadlens2_help (gpointer procedure)
+{
+  gimp_help (NULL, procedure);
+}
+
+/* The GTK 3 dialog, on GIMP's display, transient to GIMP's window where
+ * GIMP gives its handle.  TRUE when the user pressed OK.
+ */
+static gboolean
+threadlens2_dialog (const gchar     *name,
+                    const TlFilter  *filter,
+                    TlHostSettings  *settings,
+                    gint32           drawable,
+                    GError         **error)
+{
+  GeglBuffer    *source;
+  GeglRectangle  region;
+  GtkWidget     *dialog;
+  guint32        window;
+  gboolean       ok;
+
+  if (gimp_display_name ())
+    g_setenv ("DISPLAY", gimp_display_name (), TRUE);
+  /* GIMP 2.10 is X11 only; its window handle is an X window. */
+  gdk_set_allowed_backends ("x11");
+  if (! gtk_init_check (NULL, NULL))
+    {
+      g_set_error_literal (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                           "no display to show the dialog on: run "
+                           "non-interactively instead");
+      return FALSE;
+    }
+  gdk_set_program_class (gimp_wm_class ());
+
+  if (! gimp_drawable_mask_intersect (drawable, &region.x, &region.y,
+                                      &region.width, &region.height))
+    {
+      region.x = region.y = 0;
+      region.width  = gimp_drawable_width (drawable);
+      region.height = gimp_drawable_height (drawable);
+    }
+
+  source = gimp_drawable_get_buffer (drawable);
+  dialog = tl_dialog_new (filter, settings, source, &region, NULL);
+  tl_dialog_set_help_func (TL_DIALOG (dialog), threadlens2_help,
+                           g_strdup (name), g_free);
+
+  window = gimp_progress_get_window_handle ();
+  if (window)
+    {
+      GdkWindow *parent = gdk_x11_window_foreign_new_for_display (gdk_display_get_default (),
+                                                                  window);
+
+      gtk_widget_realize (dialog);
+      if (parent)
+        gdk_window_set_transient_for (gtk_widget_get_window (dialog), parent);
+    }
+
+  ok = tl_dialog_run (TL_DIALOG (dialog));
+  gtk_widget_destroy (dialog);
+  g_object_unref (source);
+
+  return ok;
+}
+
 /* A new layer above DRAWABLE holding the thread map. */
 static void
 threadlens2_add_layer (gint32               image,
@@ -347,9 +416,14 @@ threadlens2_run (const gchar      *name,
   switch (run_mode)
     {
     case GIMP_RUN_INTERACTIVE:
-      /* Until the dialog exists, an interactive run repeats the last
-       * settings (or the defaults).
-       */
+      threadlens2_load_last (name, &settings);
+      if (! gimp_item_is_valid (params[2].data.d_drawable))
+        break;     /* threadlens2_apply says what is wrong */
+      if (! threadlens2_dialog (name, filter, &settings,
+                                params[2].data.d_drawable, &error))
+        status = error ? GIMP_PDB_EXECUTION_ERROR : GIMP_PDB_CANCEL;
+      break;
+
     case GIMP_RUN_WITH_LAST_VALS:
       threadlens2_load_last (name, &settings);
       break;

@@ -25,6 +25,7 @@
 #include "tl-dialog.h"
 #include "tl-error.h"
 #include "tl-image.h"
+#include "tl-overlay.h"
 #include "tl-preview.h"
 #include "tl-run.h"
 #include "tl-summary.h"
@@ -38,7 +39,7 @@ static const TlProbeDevice fake_devices[] =
   /* NVIDIA's OpenCL on an H100 for a simple kernel: no native non-uniform. */
   { "NVIDIA-like", "GPU", NULL,
     { .simd_width = 32, .max_group_size = 256, .max_item_size = { 1024, 1024 } },
-    TRUE, NULL },
+    TRUE, NULL, .names_compute_units = TRUE },
   /* PoCL 3 on a CPU. */
   { "PoCL-like", "CPU", NULL,
     { .simd_width = 8, .max_group_size = 4096, .max_item_size = { 4096, 4096 } },
@@ -113,8 +114,9 @@ wait_for (TlDialogPanel *panel)
   g_assert_false (tl_dialog_panel_is_busy (panel));
 }
 
-/* Destroys WIDGET and waits for its worker threads to let go of it, so
- * every test leaves nothing running behind.
+/* Destroys WIDGET, checks it is finalized at once (worker threads hold
+ * no reference to it) and waits for their jobs, so every test leaves
+ * nothing running behind.
  */
 static void
 destroy (GtkWidget     *widget,
@@ -129,10 +131,12 @@ destroy (GtkWidget     *widget,
   else
     g_object_unref (widget);
 
-  while (panel && g_get_monotonic_time () < deadline)
+  while ((panel || tl_probe_get_jobs () > 0) &&
+         g_get_monotonic_time () < deadline)
     g_main_context_iteration (NULL, TRUE);
   g_source_remove (tick);
   g_assert_null (panel);
+  g_assert_cmpuint (tl_probe_get_jobs (), ==, 0);
 }
 
 static void
@@ -191,6 +195,11 @@ ok_sensitive (GtkWidget *dialog)
                                                                        GTK_RESPONSE_OK));
 }
 
+static void show_and_wait   (GtkWidget     *dialog,
+                             TlDialogPanel *panel);
+static void save_screenshot (GtkWidget     *window,
+                             const gchar   *name);
+
 /* Settings. */
 
 static void
@@ -229,8 +238,8 @@ test_settings (void)
   g_assert_cmpint (settings.pixels_per_item, ==, 2);
   g_assert_cmpint (settings.overlay, ==, 1);
   g_assert_cmpfloat_with_epsilon (settings.overlay_opacity, 0.25, 1e-9);
-  g_assert_cmpint (tl_dialog_panel_get_overlay_style (panel), ==,
-                   TL_DIALOG_OVERLAY_CHECKERBOARD);
+  g_assert_cmpstr (tl_host_overlay_style_names[settings.overlay_style], ==,
+                   "checkerboard");
   g_assert_cmpstr (settings.device, ==, "Native-NU");
   g_assert_true (tl_dialog_panel_get_runnable (panel));
 
@@ -264,6 +273,7 @@ test_settings (void)
     in.swizzle         = 3;
     in.pixels_per_item = 4;
     in.overlay         = 3;
+    in.overlay_style   = 1;
     in.overlay_opacity = 0.75;
     g_strlcpy (in.device, "PoCL-like", sizeof (in.device));
     tl_dialog_panel_set_settings (panel, &in);
@@ -576,6 +586,28 @@ test_limits (void)
   g_assert_false (ok_sensitive (dialog));
   g_assert_nonnull (strstr (tl_dialog_panel_get_message (panel), "M = 4096"));
 
+  /* The overlay's rules: compute units only where the device names them,
+   * the checkerboard not for launch order or compute units.
+   */
+  set (panel, "shape", "auto");
+  set (panel, "overlay", "compute-unit");
+  g_assert_false (ok_sensitive (dialog));
+  g_assert_nonnull (strstr (tl_dialog_panel_get_message (panel),
+                            "PoCL-like does not say which compute unit"));
+  set (panel, "device", "NVIDIA-like");
+  g_assert_true (ok_sensitive (dialog));
+  set (panel, "overlay-style", "checkerboard");
+  g_assert_false (ok_sensitive (dialog));
+  g_assert_nonnull (strstr (tl_dialog_panel_get_message (panel),
+                            "cannot be a checkerboard"));
+  set (panel, "overlay", "lane");
+  g_assert_true (ok_sensitive (dialog));
+  set (panel, "overlay", "none");
+  set (panel, "overlay-style", "tint");
+  set (panel, "device", "PoCL-like");
+  set (panel, "shape", "4096x4096");
+  g_assert_false (ok_sensitive (dialog));
+
   /* OK pressed anyway (a script): refused, settings untouched. */
   g_idle_add (respond, dialog);
   g_assert_false (tl_dialog_run (TL_DIALOG (dialog)));
@@ -616,8 +648,6 @@ after_reset (gpointer data)
   tl_host_settings_init (&defaults, tl_filter_lookup ("color-matrix", NULL));
   shown = settings_of (panel);
   g_assert_cmpmem (&shown, sizeof (shown), &defaults, sizeof (defaults));
-  g_assert_cmpint (tl_dialog_panel_get_overlay_style (panel), ==,
-                   TL_DIALOG_OVERLAY_TINT);
   g_assert_true (ok_sensitive (data));
   g_assert_true (help_called);
 
@@ -659,6 +689,7 @@ test_reset (void)
   settings.mode           = TL_MODE_EMULATED;
   settings.swizzle        = 2;
   settings.overlay        = 2;
+  settings.overlay_style  = 1;
   g_strlcpy (settings.device, "NVIDIA-like", sizeof (settings.device));
   before = settings;
 
@@ -668,7 +699,6 @@ test_reset (void)
   tl_dialog_set_help_func (TL_DIALOG (dialog), help, GINT_TO_POINTER (42), NULL);
   tl_dialog_panel_set_devices (panel, fake_devices, G_N_ELEMENTS (fake_devices), 1);
   set (panel, "preview", "off");
-  set (panel, "overlay-style", "checkerboard");
 
   /* Shown as remembered, and 32x32 is over the NVIDIA-like M. */
   {
@@ -683,6 +713,127 @@ test_reset (void)
   g_assert_false (tl_dialog_run (TL_DIALOG (dialog)));
   /* Cancel: the caller's settings are as they were. */
   g_assert_cmpmem (&settings, sizeof (settings), &before, sizeof (before));
+
+  destroy (dialog, panel);
+}
+
+/* A blur reads a border around the region: the kernels run on the
+ * region grown by the halo, within the layer, and so does the summary.
+ */
+static void
+test_halo (void)
+{
+  static const struct
+  {
+    GeglRectangle region;
+    const gchar  *std_dev;
+  } cases[] =
+  {
+    { { 100, 80, 200, 100 }, "2" },
+    { { 10, 10, 100, 100 }, "10" },     /* cut at the layer's corner */
+    { { 0, 0, 600, 400 }, "3" },         /* the whole layer: no border */
+  };
+  const TlFilter *filter = tl_filter_lookup ("gaussian-blur", NULL);
+  GeglRectangle   extent = photo_region ();
+  guint           i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      TlDialogPanel    *panel = new_panel ("gaussian-blur", &cases[i].region, TRUE);
+      TlHostSettings    settings;
+      g_autofree gchar *text = NULL;
+      GeglRectangle     area = cases[i].region;
+      TlPlan            plan;
+      guint             halo;
+
+      set (panel, "preview", "off");
+      set (panel, "device", "PoCL-like");
+      set (panel, "std-dev", cases[i].std_dev);
+      settings = settings_of (panel);
+      halo = tl_filter_halo (filter, settings.values);
+      g_assert_cmpuint (halo, >, 0);
+      area.x      -= halo;
+      area.y      -= halo;
+      area.width  += 2 * halo;
+      area.height += 2 * halo;
+      gegl_rectangle_intersect (&area, &area, &extent);
+
+      g_assert_true (tl_dialog_panel_get_plan (panel, NULL, &plan));
+      g_assert_cmpuint (plan.width, ==, area.width);
+      g_assert_cmpuint (plan.height, ==, area.height);
+      if (gegl_rectangle_equal (&area, &cases[i].region))
+        text = g_strdup_printf ("%d × %d pixels", area.width, area.height);
+      else
+        text = g_strdup_printf ("%d × %d pixels: the region and the border "
+                                "the filter reads", area.width, area.height);
+      g_assert_cmpstr (tl_dialog_panel_get_summary (panel, "region"), ==, text);
+
+      destroy (GTK_WIDGET (panel), panel);
+    }
+}
+
+/* The thread-map procedure (no filter): its own kernel's dispatch, a
+ * mode is a must, the preview shows the map over the layer.
+ */
+static void
+test_thread_map (void)
+{
+  g_autoptr(GError)    error   = NULL;
+  g_autoptr(TlContext) context = NULL;
+  GeglRectangle        region  = { 50, 40, 333, 222 };
+  TlHostSettings       settings;
+  TlDialogPanel       *panel;
+  GtkWidget           *dialog, *notebook;
+  TlPreview           *preview;
+  GeglRectangle        area;
+  TlChoice             choice;
+  TlLimits             limits;
+  TlPlan               plan, shown;
+
+  tl_host_settings_init (&settings, NULL);
+  g_assert_cmpint (settings.overlay, ==, 1);
+  dialog  = tl_dialog_new (NULL, &settings, tl_image_get_buffer (photo),
+                           &region, NULL);
+  panel   = tl_dialog_get_panel (TL_DIALOG (dialog));
+  preview = TL_PREVIEW (tl_dialog_panel_get_preview (panel));
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (dialog)), ==,
+                   "ThreadLens: Thread Map");
+  notebook = find_widget (GTK_WIDGET (panel), GTK_TYPE_NOTEBOOK);
+  g_assert_cmpint (gtk_notebook_get_n_pages (GTK_NOTEBOOK (notebook)), ==, 2);
+
+  g_assert_false (tl_dialog_panel_set_value (panel, "overlay", "none", &error));
+  g_clear_error (&error);
+  set (panel, "overlay", "lane");
+  set (panel, "overlay-style", "checkerboard");
+  set (panel, "shape", "16x16");
+  set (panel, "zoom", "4");
+  set (panel, "grid", "on");
+  set (panel, "page", "overlay");
+  show_and_wait (dialog, panel);
+  g_assert_null (tl_preview_get_error (preview));
+  g_assert_true (ok_sensitive (dialog));
+  g_assert_null (tl_preview_get_filtered (preview, NULL));
+  g_assert_nonnull (tl_preview_get_overlay (preview, &area));
+  /* The preview's run starts on the real run's groups, two by two. */
+  g_assert_cmpint ((area.x - region.x) % 32, ==, 0);
+  g_assert_cmpint ((area.y - region.y) % 32, ==, 0);
+
+  /* The overlay kernel's own limits, as tl_host_thread_map () plans. */
+  context = tl_context_new (NULL, &error);
+  g_assert_no_error (error);
+  tl_choice_init (&choice);
+  g_assert_true (tl_shape_from_string ("16x16", &choice, NULL));
+  g_assert_true (tl_overlay_plan (context, NULL, &choice, region.width,
+                                  region.height, &limits, &plan, &error));
+  g_assert_true (tl_dialog_panel_get_plan (panel, NULL, &shown));
+  g_assert_cmpmem (shown.launches, sizeof (shown.launches),
+                   plan.launches, sizeof (plan.launches));
+  save_screenshot (dialog, "en-thread-map");
+
+  g_idle_add (respond, dialog);
+  g_assert_true (tl_dialog_run (TL_DIALOG (dialog)));
+  g_assert_cmpstr (tl_host_overlay_names[settings.overlay], ==, "lane");
+  g_assert_cmpint (settings.shape[0], ==, 16);
 
   destroy (dialog, panel);
 }
@@ -840,6 +991,14 @@ test_preview (void)
   g_assert_cmpint (tl_preview_get_filtered (preview, &area) != NULL, ==, TRUE);
   g_assert_cmpint (area.width, <, 400);
 
+  /* The thread map over the filtered pixels, on the real groups. */
+  g_assert_null (tl_preview_get_overlay (preview, NULL));
+  set (panel, "overlay", "work-group");
+  wait_for (panel);
+  g_assert_null (tl_preview_get_error (preview));
+  g_assert_nonnull (tl_preview_get_overlay (preview, &area));
+  g_assert_cmpint ((area.x - region.x) % (2 * shown.local[0] * shown.pixels_per_item), ==, 0);
+
   set (panel, "preview", "off");
   wait_for (panel);
   g_assert_null (tl_preview_get_filtered (preview, NULL));
@@ -931,11 +1090,17 @@ screenshots (const gchar *language)
   name = g_strdup_printf ("%s-limit", language);
   save_screenshot (dialog, name);
 
-  set (panel, "shape", "auto");
+  /* The bottom-right corner in uniform mode: partial groups, and the
+   * padding where work-items idle, hatched.
+   */
+  set (panel, "shape", "32x32");
+  set (panel, "mode", "uniform");
   set (panel, "page", "overlay");
   set (panel, "overlay", "work-group");
   set (panel, "grid", "on");
-  set (panel, "zoom", "8");
+  set (panel, "zoom", "4");
+  tl_preview_set_centre (TL_PREVIEW (tl_dialog_panel_get_preview (panel)),
+                         region.width - 20, region.height - 20);
   wait_for (panel);
   g_clear_pointer (&name, g_free);
   name = g_strdup_printf ("%s-overlay", language);
@@ -987,6 +1152,49 @@ test_screenshots_ja (void)
   g_test_trap_subprocess (NULL, 120 * G_USEC_PER_SEC,
                           G_TEST_SUBPROCESS_INHERIT_STDERR);
   g_unsetenv ("LANGUAGE");
+  g_test_trap_assert_passed ();
+}
+
+/* Without any OpenCL platform: said in place, OK off, and the layer
+ * still shown.  In a child process, where the ICD loader reads
+ * OCL_ICD_VENDORS afresh.
+ */
+static void
+test_no_opencl (void)
+{
+  g_autofree gchar *empty = NULL;
+
+  if (g_test_subprocess ())
+    {
+      GeglRectangle   region = photo_region ();
+      const TlFilter *filter = tl_filter_lookup ("invert", NULL);
+      TlHostSettings  settings;
+      TlDialogPanel  *panel;
+      GtkWidget      *dialog;
+
+      tl_host_settings_init (&settings, filter);
+      dialog = tl_dialog_new (filter, &settings, tl_image_get_buffer (photo),
+                              &region, NULL);
+      panel  = tl_dialog_get_panel (TL_DIALOG (dialog));
+      show_and_wait (dialog, panel);
+      g_assert_false (gtk_widget_get_visible (gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog),
+                                                                                 GTK_RESPONSE_HELP)));
+      g_assert_false (ok_sensitive (dialog));
+      g_assert_true (g_str_has_prefix (tl_dialog_panel_get_message (panel),
+                                       "No OpenCL device is available.\n"));
+      g_assert_nonnull (strstr (tl_dialog_panel_get_message (panel),
+                                "no OpenCL platform found"));
+      save_screenshot (dialog, "en-no-opencl");
+      destroy (dialog, panel);
+      return;
+    }
+
+  empty = g_dir_make_tmp ("threadlens-ui-icd-XXXXXX", NULL);
+  g_setenv ("OCL_ICD_VENDORS", empty, TRUE);
+  g_test_trap_subprocess (NULL, 60 * G_USEC_PER_SEC,
+                          G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_unsetenv ("OCL_ICD_VENDORS");
+  g_rmdir (empty);
   g_test_trap_assert_passed ();
 }
 
@@ -1070,8 +1278,11 @@ main (int    argc,
   g_test_add_func ("/ui/summary", test_summary);
   g_test_add_func ("/ui/limits", test_limits);
   g_test_add_func ("/ui/reset", test_reset);
+  g_test_add_func ("/ui/halo", test_halo);
+  g_test_add_func ("/ui/thread-map", test_thread_map);
   g_test_add_func ("/ui/mnemonics", test_mnemonics);
   g_test_add_func ("/ui/preview", test_preview);
+  g_test_add_func ("/ui/no-opencl", test_no_opencl);
   g_test_add_func ("/ui/screenshots/en", test_screenshots_en);
   g_test_add_func ("/ui/screenshots/ja", test_screenshots_ja);
 

@@ -98,14 +98,15 @@ static const struct
   { "compute-unit", N_("Compute unit") },
 };
 
+/* By the names in tl_host_overlay_style_names. */
 static const struct
 {
-  const gchar *id;
+  const gchar *name;
   const gchar *label;
 } tl_dialog_panel_styles[] =
 {
-  [TL_DIALOG_OVERLAY_TINT]         = { "tint",         N_("Tint") },
-  [TL_DIALOG_OVERLAY_CHECKERBOARD] = { "checkerboard", N_("Checkerboard") },
+  { "tint",         N_("Tint") },
+  { "checkerboard", N_("Checkerboard") },
 };
 
 /* The widgets of one filter parameter. */
@@ -125,16 +126,18 @@ struct _TlDialogPanel
 {
   GtkBox                parent_instance;
 
-  const TlFilter       *filter;
+  const TlFilter       *filter;        /* NULL: the thread-map procedure */
   GeglRectangle         region;
+  GeglRectangle         extent;        /* the layer */
+  GeglRectangle         area;          /* where the kernels run */
   TlHostSettings        settings;      /* what the widgets say */
-  TlDialogOverlayStyle  style;
 
   /* The devices: NULL until probed (or injected by a test). */
   GPtrArray            *devices;
   guint                 default_device;
   gchar                *devices_error;
   gboolean              injected;
+  gboolean              probing;
   GCancellable         *cancellable;
   gboolean              disposed;
 
@@ -176,6 +179,39 @@ struct _TlDialogPanel
 G_DEFINE_TYPE (TlDialogPanel, tl_dialog_panel, GTK_TYPE_BOX)
 
 static void tl_dialog_panel_update (TlDialogPanel *self);
+
+static guint
+tl_dialog_panel_n_params (TlDialogPanel *self)
+{
+  return self->filter ? self->filter->n_params : 0;
+}
+
+static guint
+tl_dialog_panel_default_pixels (TlDialogPanel *self)
+{
+  return self->filter ? self->filter->default_pixels_per_item : 1;
+}
+
+/* What tl_host_process () reads and runs the kernels on: the region and
+ * the filter's halo around it, within the layer.
+ */
+static void
+tl_dialog_panel_run_area (TlDialogPanel *self,
+                          GeglRectangle *area)
+{
+  guint halo = 0;
+
+  if (self->filter &&
+      tl_filter_check_values (self->filter, self->settings.values, NULL))
+    halo = tl_filter_halo (self->filter, self->settings.values);
+
+  *area = self->region;
+  area->x      -= halo;
+  area->y      -= halo;
+  area->width  += 2 * halo;
+  area->height += 2 * halo;
+  gegl_rectangle_intersect (area, area, &self->extent);
+}
 
 /* Widget helpers. */
 
@@ -428,18 +464,25 @@ tl_dialog_panel_probed (GObject      *source_object,
                         GAsyncResult *result,
                         gpointer      user_data)
 {
-  TlDialogPanel    *self    = TL_DIALOG_PANEL (source_object);
-  g_autoptr(GError) error   = NULL;
+  GWeakRef         *ref   = user_data;
+  TlDialogPanel    *self  = g_weak_ref_get (ref);
+  g_autoptr(GError) error = NULL;
   GPtrArray        *devices;
   guint             default_device = 0;
 
+  g_weak_ref_clear (ref);
+  g_free (ref);
+  tl_probe_job_end ();
+
   devices = tl_probe_devices_finish (result, &default_device, &error);
-  if (self->disposed || self->injected)
+  if (self == NULL || self->disposed || self->injected)
     {
       g_clear_pointer (&devices, g_ptr_array_unref);
+      g_clear_object (&self);
       return;
     }
 
+  self->probing        = FALSE;
   self->devices        = devices;
   self->default_device = default_device;
   if (devices == NULL)
@@ -447,6 +490,7 @@ tl_dialog_panel_probed (GObject      *source_object,
 
   tl_dialog_panel_fill_devices (self, self->settings.device);
   tl_dialog_panel_update (self);
+  g_object_unref (self);
 }
 
 /* Filter parameters. */
@@ -554,7 +598,7 @@ tl_dialog_panel_read_params (TlDialogPanel *self)
 
   g_clear_pointer (&self->param_error, g_free);
 
-  for (i = 0; i < self->filter->n_params; i++)
+  for (i = 0; i < tl_dialog_panel_n_params (self); i++)
     {
       TlDialogParam    *param = &self->params[i];
       g_autofree gchar *text  = NULL;
@@ -603,9 +647,12 @@ tl_dialog_panel_add_param (TlDialogPanel *self,
                            TlDialogParam *param)
 {
   const TlParamSpec *spec  = param->spec;
-  GtkWidget         *label = tl_dialog_panel_label (_(spec->label), NULL);
+  GtkWidget         *label = gtk_label_new (_(spec->label));
 
-  /* Registry labels have no mnemonics: the tab's carries the focus. */
+  /* Registry labels are plain text, never mnemonics: an underscore in a
+   * filter's label must not steal a letter from the dialog.
+   */
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
   gtk_widget_set_tooltip_text (label, _(spec->description));
 
   if (spec->type == TL_PARAM_DOUBLE)
@@ -711,11 +758,14 @@ tl_dialog_panel_filter_page (TlDialogPanel *self)
   gint       row  = 0;
   guint      i;
 
+  /* Registry texts are looked up at run time: they reach the catalogue
+   * once the engine marks them with N_ ().
+   */
   hint = tl_dialog_panel_hint (_(self->filter->description));
   gtk_grid_attach (GTK_GRID (grid), hint, 0, row++, 3, 1);
 
   self->params = g_new0 (TlDialogParam, MAX (1, self->filter->n_params));
-  for (i = 0; i < self->filter->n_params; i++)
+  for (i = 0; i < tl_dialog_panel_n_params (self); i++)
     {
       self->params[i].spec = &self->filter->params[i];
       tl_dialog_panel_add_param (self, GTK_GRID (grid), &row, &self->params[i]);
@@ -900,7 +950,7 @@ tl_dialog_panel_dispatch_page (TlDialogPanel *self)
   /* Pixels per work-item. */
   box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   self->pixels_spin = tl_dialog_panel_spin (1, TL_DIALOG_PANEL_MAX_K,
-                                            self->filter->default_pixels_per_item);
+                                            tl_dialog_panel_default_pixels (self));
   gtk_widget_set_tooltip_text (self->pixels_spin,
                                _("Consecutive pixels along x that each "
                                  "work-item processes"));
@@ -927,7 +977,8 @@ tl_dialog_panel_overlay_page (TlDialogPanel *self)
   gint       row = 0;
 
   self->overlay_combo = gtk_combo_box_text_new ();
-  for (i = 0; tl_host_overlay_names[i]; i++)
+  /* The thread map needs a mode: no "none" there. */
+  for (i = self->filter ? 0 : 1; tl_host_overlay_names[i]; i++)
     {
       const gchar *text = tl_host_overlay_names[i];
 
@@ -951,10 +1002,16 @@ tl_dialog_panel_overlay_page (TlDialogPanel *self)
                     G_CALLBACK (tl_dialog_panel_changed_cb), self);
 
   self->style_combo = gtk_combo_box_text_new ();
-  for (i = 0; i < G_N_ELEMENTS (tl_dialog_panel_styles); i++)
-    gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->style_combo),
-                               tl_dialog_panel_styles[i].id,
-                               _(tl_dialog_panel_styles[i].label));
+  for (i = 0; tl_host_overlay_style_names[i]; i++)
+    {
+      const gchar *text = tl_host_overlay_style_names[i];
+
+      for (j = 0; j < G_N_ELEMENTS (tl_dialog_panel_styles); j++)
+        if (strcmp (tl_dialog_panel_styles[j].name, text) == 0)
+          text = _(tl_dialog_panel_styles[j].label);
+      gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->style_combo),
+                                 tl_host_overlay_style_names[i], text);
+    }
   gtk_widget_set_tooltip_text (self->style_combo,
                                _("Tint: a color per unit, blended at the "
                                  "opacity. Checkerboard: every other unit's "
@@ -994,12 +1051,13 @@ tl_dialog_panel_overlay_page (TlDialogPanel *self)
 /* Reading the widgets and judging the result. */
 
 static gint
-tl_dialog_panel_overlay_index (const gchar *name)
+tl_dialog_panel_name_index (const gchar **names,
+                            const gchar  *name)
 {
   gint i;
 
-  for (i = 0; name && tl_host_overlay_names[i]; i++)
-    if (strcmp (tl_host_overlay_names[i], name) == 0)
+  for (i = 0; name && names[i]; i++)
+    if (strcmp (names[i], name) == 0)
       return i;
 
   return 0;
@@ -1011,7 +1069,6 @@ tl_dialog_panel_read (TlDialogPanel *self)
   TlHostSettings *settings = &self->settings;
   const gchar    *shape    = tl_dialog_panel_shape_id (self);
   const gchar    *mode     = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->mode_combo));
-  const gchar    *style    = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->style_combo));
   gint            device   = tl_dialog_panel_active_device (self);
   gint            pixels;
 
@@ -1037,13 +1094,14 @@ tl_dialog_panel_read (TlDialogPanel *self)
 
   /* 0 is "the filter's default", which keeps following the filter. */
   pixels = gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->pixels_spin));
-  settings->pixels_per_item = ((guint) pixels == self->filter->default_pixels_per_item ?
+  settings->pixels_per_item = ((guint) pixels == tl_dialog_panel_default_pixels (self) ?
                                0 : pixels);
 
-  settings->overlay = tl_dialog_panel_overlay_index (gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->overlay_combo)));
+  settings->overlay = tl_dialog_panel_name_index (tl_host_overlay_names,
+                                                  gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->overlay_combo)));
+  settings->overlay_style = tl_dialog_panel_name_index (tl_host_overlay_style_names,
+                                                        gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->style_combo)));
   settings->overlay_opacity = gtk_adjustment_get_value (self->opacity) / 100.0;
-  self->style = (g_strcmp0 (style, "checkerboard") == 0 ?
-                 TL_DIALOG_OVERLAY_CHECKERBOARD : TL_DIALOG_OVERLAY_TINT);
 
   if (device == TL_DIALOG_PANEL_DEVICE_AUTO)
     settings->device[0] = '\0';
@@ -1051,6 +1109,13 @@ tl_dialog_panel_read (TlDialogPanel *self)
     g_strlcpy (settings->device, tl_dialog_panel_device (self, device)->spec,
                sizeof (settings->device));
   /* A missing device keeps its name, so the message can say which. */
+}
+
+static gboolean
+tl_dialog_panel_overlay_is (TlDialogPanel *self,
+                            const gchar   *name)
+{
+  return strcmp (tl_host_overlay_names[self->settings.overlay], name) == 0;
 }
 
 static void
@@ -1086,6 +1151,7 @@ tl_dialog_panel_evaluate (TlDialogPanel *self)
   const gchar         *shape   = tl_dialog_panel_shape_id (self);
   gint                 index   = tl_dialog_panel_active_device (self);
   gboolean             limit   = FALSE;
+  gboolean             bordered;
   TlChoice             choice;
   guint                i;
 
@@ -1100,8 +1166,11 @@ tl_dialog_panel_evaluate (TlDialogPanel *self)
       self->have_limits = TRUE;
     }
 
+  tl_dialog_panel_run_area (self, &self->area);
+
   if (self->param_error ||
-      ! tl_filter_check_values (self->filter, self->settings.values, &error))
+      (self->filter &&
+       ! tl_filter_check_values (self->filter, self->settings.values, &error)))
     {
       heading = g_strdup (_("A filter parameter is not valid."));
       detail  = self->param_error ? self->param_error : error->message;
@@ -1120,9 +1189,28 @@ tl_dialog_panel_evaluate (TlDialogPanel *self)
     }
   else if (device && ! device->measured)
     {
-      heading = g_strdup_printf (_("The filter's kernels do not build on %s."),
+      heading = g_strdup_printf (_("The kernels do not build on %s."),
                                  device->name);
       detail  = device->error;
+    }
+  else if ((tl_dialog_panel_overlay_is (self, "launch-order") ||
+            tl_dialog_panel_overlay_is (self, "compute-unit")) &&
+           strcmp (tl_host_overlay_style_names[self->settings.overlay_style],
+                   "checkerboard") == 0)
+    {
+      /* The overlay's own rules, said before the run fails on them. */
+      heading = g_strdup (_("This overlay cannot be a checkerboard."));
+      detail  = _("The checkerboard style shows work-groups, SIMD groups or "
+                  "lanes; use the tint style for the launch order or the "
+                  "compute units.");
+    }
+  else if (device && tl_dialog_panel_overlay_is (self, "compute-unit") &&
+           ! device->names_compute_units)
+    {
+      heading = g_strdup_printf (_("%s does not say which compute unit ran a "
+                                   "work-group."), device->name);
+      detail  = _("Only NVIDIA's OpenCL does. Choose another overlay or "
+                  "device.");
     }
   else if (self->have_limits)
     {
@@ -1137,10 +1225,10 @@ tl_dialog_panel_evaluate (TlDialogPanel *self)
           if (strcmp (shape, "seed") == 0)
             choice.shape_kind = TL_SHAPE_SEED;
           if (choice.pixels_per_item == 0)
-            choice.pixels_per_item = self->filter->default_pixels_per_item;
+            choice.pixels_per_item = tl_dialog_panel_default_pixels (self);
 
-          if (tl_plan_compute (&self->limits, &choice, self->region.width,
-                               self->region.height, &self->plan, &error))
+          if (tl_plan_compute (&self->limits, &choice, self->area.width,
+                               self->area.height, &self->plan, &error))
             {
               self->have_plan = TRUE;
             }
@@ -1161,14 +1249,25 @@ tl_dialog_panel_evaluate (TlDialogPanel *self)
   tl_dialog_panel_set_error_style (self->shape_width, limit);
   tl_dialog_panel_set_error_style (self->shape_height, limit);
 
-  /* Automatic and seed shapes show the size they came to. */
-  if (self->have_plan &&
-      (strcmp (shape, "auto") == 0 || strcmp (shape, "seed") == 0))
+  /* Automatic and seed shapes show the size they came to; with no plan
+   * there is no such size, and the spin buttons say nothing.
+   */
+  if (strcmp (shape, "auto") == 0 || strcmp (shape, "seed") == 0)
     {
-      self->updating++;
-      gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->shape_width), self->plan.local[0]);
-      gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->shape_height), self->plan.local[1]);
-      self->updating--;
+      if (self->have_plan)
+        {
+          self->updating++;
+          gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->shape_width), self->plan.local[0]);
+          gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->shape_height), self->plan.local[1]);
+          self->updating--;
+        }
+      gtk_widget_set_sensitive (self->shape_width, self->have_plan);
+      gtk_widget_set_sensitive (self->shape_height, self->have_plan);
+    }
+  else
+    {
+      gtk_widget_set_sensitive (self->shape_width, TRUE);
+      gtk_widget_set_sensitive (self->shape_height, TRUE);
     }
 
   for (i = 0; i < G_N_ELEMENTS (tl_dialog_panel_modes); i++)
@@ -1176,14 +1275,15 @@ tl_dialog_panel_evaluate (TlDialogPanel *self)
       gtk_label_set_text (GTK_LABEL (self->mode_hint),
                           _(tl_dialog_panel_modes[i].hint));
 
+  bordered = ! gegl_rectangle_equal (&self->area, &self->region);
   if (self->have_plan)
     tl_summary_show_plan (TL_SUMMARY (self->summary), device->name,
-                          &self->limits, &self->plan);
+                          &self->limits, &self->plan, bordered);
   else
     tl_summary_show_no_plan (TL_SUMMARY (self->summary),
                              device ? device->name : NULL,
                              self->have_limits ? &self->limits : NULL,
-                             self->region.width, self->region.height);
+                             self->area.width, self->area.height, bordered);
 
   gtk_widget_set_sensitive (self->style_combo, self->settings.overlay > 0);
   for (i = 0; i < G_N_ELEMENTS (self->opacity_row); i++)
@@ -1197,8 +1297,8 @@ tl_dialog_panel_evaluate (TlDialogPanel *self)
     }
 
   tl_preview_set_settings (TL_PREVIEW (self->preview), &self->settings,
-                           self->have_plan ? &self->plan : NULL,
-                           self->runnable, self->style);
+                           &self->area, self->have_plan ? &self->plan : NULL,
+                           self->runnable);
 }
 
 static void
@@ -1219,13 +1319,13 @@ tl_dialog_panel_show (TlDialogPanel        *self,
 {
   g_autofree gchar *shape = NULL;
   const gchar      *shape_id = "custom";
-  guint             i;
+  guint             overlays, styles, i;
 
   self->updating++;
 
   self->settings = *settings;
 
-  for (i = 0; i < self->filter->n_params; i++)
+  for (i = 0; i < tl_dialog_panel_n_params (self); i++)
     tl_dialog_panel_show_param (&self->params[i], &settings->values[i]);
 
   if (settings->shape[0] <= 0 || settings->shape[1] <= 0)
@@ -1256,14 +1356,18 @@ tl_dialog_panel_show (TlDialogPanel        *self,
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->pixels_spin),
                              settings->pixels_per_item > 0 ?
                              settings->pixels_per_item :
-                             (gint) self->filter->default_pixels_per_item);
+                             (gint) tl_dialog_panel_default_pixels (self));
 
-  gtk_combo_box_set_active (GTK_COMBO_BOX (self->overlay_combo),
-                            CLAMP (settings->overlay, 0,
-                                   (gint) g_strv_length ((gchar **) tl_host_overlay_names) - 1));
+  overlays = g_strv_length ((gchar **) tl_host_overlay_names);
+  styles   = g_strv_length ((gchar **) tl_host_overlay_style_names);
+  if (settings->overlay < 0 || settings->overlay >= (gint) overlays ||
+      ! gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->overlay_combo),
+                                     tl_host_overlay_names[settings->overlay]))
+    gtk_combo_box_set_active (GTK_COMBO_BOX (self->overlay_combo), 0);
   gtk_adjustment_set_value (self->opacity, settings->overlay_opacity * 100.0);
   gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->style_combo),
-                               tl_dialog_panel_styles[self->style].id);
+                               tl_host_overlay_style_names[CLAMP (settings->overlay_style, 0,
+                                                                  (gint) styles - 1)]);
 
   tl_dialog_panel_fill_devices (self, settings->device);
 
@@ -1311,7 +1415,7 @@ tl_dialog_panel_finalize (GObject *object)
   TlDialogPanel *self = TL_DIALOG_PANEL (object);
   guint          i;
 
-  for (i = 0; self->filter && i < self->filter->n_params; i++)
+  for (i = 0; self->params && i < tl_dialog_panel_n_params (self); i++)
     g_free (self->params[i].cells);
   g_free (self->params);
   g_clear_pointer (&self->devices, g_ptr_array_unref);
@@ -1350,7 +1454,6 @@ static void
 tl_dialog_panel_init (TlDialogPanel *self)
 {
   self->runnable = TRUE;
-  self->style    = TL_DIALOG_OVERLAY_TINT;
 }
 
 static GtkWidget *
@@ -1364,7 +1467,9 @@ tl_dialog_panel_tab (GtkWidget   *notebook,
 }
 
 /* SETTINGS are shown and not kept; SOURCE (may be NULL: no preview) is
- * the layer, REGION the part to filter (the selection's bounds).
+ * the layer, REGION the part to filter (the selection's bounds).  FILTER
+ * NULL stands for the thread-map procedure, as in tl-host.h: no filter
+ * parameters, and an overlay mode is a must.
  */
 GtkWidget *
 tl_dialog_panel_new (const TlFilter       *filter,
@@ -1374,9 +1479,10 @@ tl_dialog_panel_new (const TlFilter       *filter,
 {
   TlDialogPanel *self;
   GtkWidget     *left, *right, *content;
+  GWeakRef      *ref;
 
-  g_return_val_if_fail (filter != NULL && settings != NULL, NULL);
-  g_return_val_if_fail (filter->n_params <= TL_HOST_MAX_PARAMS, NULL);
+  g_return_val_if_fail (settings != NULL, NULL);
+  g_return_val_if_fail (filter == NULL || filter->n_params <= TL_HOST_MAX_PARAMS, NULL);
   g_return_val_if_fail (source == NULL || GEGL_IS_BUFFER (source), NULL);
   g_return_val_if_fail (region != NULL && region->width > 0 && region->height > 0, NULL);
 
@@ -1386,6 +1492,8 @@ tl_dialog_panel_new (const TlFilter       *filter,
                        NULL);
   self->filter = filter;
   self->region = *region;
+  self->extent = source ? *gegl_buffer_get_extent (source) : *region;
+  self->area   = *region;
 
   /* Left: the preview. */
   left = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
@@ -1415,8 +1523,9 @@ tl_dialog_panel_new (const TlFilter       *filter,
   gtk_widget_set_valign (self->info_bar, GTK_ALIGN_START);
 
   self->notebook = gtk_notebook_new ();
-  tl_dialog_panel_tab (self->notebook, tl_dialog_panel_filter_page (self),
-                       _("_Filter"));
+  if (filter)
+    tl_dialog_panel_tab (self->notebook, tl_dialog_panel_filter_page (self),
+                         _("_Filter"));
   tl_dialog_panel_tab (self->notebook, tl_dialog_panel_dispatch_page (self),
                        _("_Dispatch"));
   tl_dialog_panel_tab (self->notebook, tl_dialog_panel_overlay_page (self),
@@ -1432,15 +1541,18 @@ tl_dialog_panel_new (const TlFilter       *filter,
 
   gtk_widget_show_all (GTK_WIDGET (self));
   /* A filter without parameters opens where the choices are. */
-  if (filter->n_params == 0)
+  if (filter && filter->n_params == 0)
     gtk_notebook_set_current_page (GTK_NOTEBOOK (self->notebook), 1);
 
   tl_dialog_panel_show (self, settings);
 
   self->cancellable = g_cancellable_new ();
-  tl_probe_devices_async (G_OBJECT (self), filter, region->width,
-                          region->height, self->cancellable,
-                          tl_dialog_panel_probed, NULL);
+  self->probing     = TRUE;
+  ref = g_new0 (GWeakRef, 1);
+  g_weak_ref_init (ref, self);
+  tl_probe_job_begin ();
+  tl_probe_devices_async (filter, region->width, region->height,
+                          self->cancellable, tl_dialog_panel_probed, ref);
 
   return GTK_WIDGET (self);
 }
@@ -1474,27 +1586,7 @@ tl_dialog_panel_reset (TlDialogPanel *panel)
   g_return_if_fail (TL_IS_DIALOG_PANEL (panel));
 
   tl_host_settings_init (&defaults, panel->filter);
-  panel->style = TL_DIALOG_OVERLAY_TINT;
   tl_dialog_panel_show (panel, &defaults);
-}
-
-TlDialogOverlayStyle
-tl_dialog_panel_get_overlay_style (TlDialogPanel *panel)
-{
-  g_return_val_if_fail (TL_IS_DIALOG_PANEL (panel), TL_DIALOG_OVERLAY_TINT);
-
-  return panel->style;
-}
-
-void
-tl_dialog_panel_set_overlay_style (TlDialogPanel        *panel,
-                                   TlDialogOverlayStyle  style)
-{
-  g_return_if_fail (TL_IS_DIALOG_PANEL (panel));
-  g_return_if_fail (style <= TL_DIALOG_OVERLAY_CHECKERBOARD);
-
-  gtk_combo_box_set_active_id (GTK_COMBO_BOX (panel->style_combo),
-                               tl_dialog_panel_styles[style].id);
 }
 
 gboolean
@@ -1588,7 +1680,7 @@ tl_dialog_panel_set_value (TlDialogPanel *panel,
   g_return_val_if_fail (TL_IS_DIALOG_PANEL (panel), FALSE);
   g_return_val_if_fail (name != NULL && value != NULL, FALSE);
 
-  if (tl_filter_find_param (panel->filter, name, &index))
+  if (panel->filter && tl_filter_find_param (panel->filter, name, &index))
     param = &panel->params[index];
 
   if (param && param->adjustment)
@@ -1751,10 +1843,11 @@ tl_dialog_panel_set_value (TlDialogPanel *panel,
     {
       static const gchar *pages[] = { "filter", "dispatch", "overlay" };
 
-      for (index = 0; index < G_N_ELEMENTS (pages); index++)
+      for (index = panel->filter ? 0 : 1; index < G_N_ELEMENTS (pages); index++)
         if (strcmp (pages[index], value) == 0)
           {
-            gtk_notebook_set_current_page (GTK_NOTEBOOK (panel->notebook), index);
+            gtk_notebook_set_current_page (GTK_NOTEBOOK (panel->notebook),
+                                           index - (panel->filter ? 0 : 1));
             return TRUE;
           }
       g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
@@ -1813,6 +1906,7 @@ tl_dialog_panel_set_devices (TlDialogPanel       *panel,
   g_return_if_fail (default_index < n_devices);
 
   panel->injected = TRUE;
+  panel->probing  = FALSE;
   g_cancellable_cancel (panel->cancellable);
   g_clear_pointer (&panel->devices, g_ptr_array_unref);
   g_clear_pointer (&panel->devices_error, g_free);
@@ -1832,8 +1926,20 @@ tl_dialog_panel_is_busy (TlDialogPanel *panel)
 {
   g_return_val_if_fail (TL_IS_DIALOG_PANEL (panel), FALSE);
 
-  return ((panel->devices == NULL && panel->devices_error == NULL) ||
+  return (panel->probing ||
           tl_preview_is_busy (TL_PREVIEW (panel->preview)));
+}
+
+/* Stops the preview and waits until no kernel of the dialog runs (a
+ * preview run, the devices' measuring): call it before the host runs the
+ * filter itself.  A later change starts the preview again.
+ */
+void
+tl_dialog_panel_stop (TlDialogPanel *panel)
+{
+  g_return_if_fail (TL_IS_DIALOG_PANEL (panel));
+
+  tl_preview_stop (TL_PREVIEW (panel->preview));
 }
 
 GtkWidget *

@@ -20,15 +20,6 @@
 
 G_BEGIN_DECLS
 
-/* Same order as TlOverlayStyle (tl-overlay.h).  Not in TlHostSettings
- * yet, so the panel keeps it.
- */
-typedef enum
-{
-  TL_DIALOG_OVERLAY_TINT,
-  TL_DIALOG_OVERLAY_CHECKERBOARD
-} TlDialogOverlayStyle;
-
 #define TL_TYPE_DIALOG_PANEL (tl_dialog_panel_get_type ())
 G_DECLARE_FINAL_TYPE (TlDialogPanel, tl_dialog_panel, TL, DIALOG_PANEL, GtkBox)
 
@@ -43,12 +34,8 @@ void           tl_dialog_panel_set_settings      (TlDialogPanel        *panel,
                                                   const TlHostSettings *settings);
 void           tl_dialog_panel_reset             (TlDialogPanel        *panel);
 
-TlDialogOverlayStyle
-               tl_dialog_panel_get_overlay_style (TlDialogPanel        *panel);
-void           tl_dialog_panel_set_overlay_style (TlDialogPanel        *panel,
-                                                  TlDialogOverlayStyle  style);
-
 gboolean       tl_dialog_panel_get_runnable      (TlDialogPanel        *panel);
+void           tl_dialog_panel_stop              (TlDialogPanel        *panel);
 const gchar   *tl_dialog_panel_get_message       (TlDialogPanel        *panel);
 
 /* For tests: choices by name, the summary's text, fake devices. */

@@ -54,7 +54,7 @@ tl_dialog_runnable_changed (TlDialogPanel *panel,
 }
 
 /* SETTINGS are shown, and replaced by the user's choices when
- * tl_dialog_run () returns TRUE.  SOURCE (may be NULL: no preview) is the
+ * tl_dialog_run () returns TRUE.  FILTER NULL: the thread-map procedure.  SOURCE (may be NULL: no preview) is the
  * layer's buffer, REGION the part to filter.  PARENT may be NULL: the
  * GIMP 2.10 host makes the window transient to GIMP's through GDK.
  */
@@ -69,12 +69,13 @@ tl_dialog_new (const TlFilter      *filter,
   GtkWidget        *content;
   g_autofree gchar *title = NULL;
 
-  g_return_val_if_fail (filter != NULL && settings != NULL, NULL);
+  g_return_val_if_fail (settings != NULL, NULL);
   g_return_val_if_fail (region != NULL, NULL);
   g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
 
   /* TRANSLATORS: the dialog's title; %s is the filter's name. */
-  title = g_strdup_printf (_("ThreadLens: %s"), _(filter->label));
+  title = g_strdup_printf (_("ThreadLens: %s"),
+                           filter ? _(filter->label) : _("Thread Map"));
   self  = g_object_new (TL_TYPE_DIALOG,
                         "title", title,
                         "role", "gimp-threadlens",
@@ -92,6 +93,7 @@ tl_dialog_new (const TlFilter      *filter,
   /* Help stays hidden until the host says what it does. */
   self->help = gtk_dialog_add_button (GTK_DIALOG (self), _("_Help"),
                                       GTK_RESPONSE_HELP);
+  gtk_widget_hide (self->help);
   gtk_widget_set_no_show_all (self->help, TRUE);
   gtk_dialog_add_button (GTK_DIALOG (self), _("_Reset"),
                          TL_DIALOG_RESPONSE_RESET);
@@ -135,7 +137,8 @@ tl_dialog_set_help_func (TlDialog         *dialog,
 
 /* Shows the dialog and runs it until OK or Cancel (Reset and Help keep it
  * open).  TRUE: OK, and the settings given to tl_dialog_new () hold the
- * choices.  The caller destroys the dialog.
+ * choices.  It returns once no preview kernel runs any more; the caller
+ * destroys the dialog.
  */
 gboolean
 tl_dialog_run (TlDialog *dialog)
@@ -159,6 +162,9 @@ tl_dialog_run (TlDialog *dialog)
       else if (response != GTK_RESPONSE_HELP)
         break;
     }
+
+  /* The host's own run must not share the device with the preview's. */
+  tl_dialog_panel_stop (panel);
 
   if (response != GTK_RESPONSE_OK || ! tl_dialog_panel_get_runnable (panel))
     return FALSE;

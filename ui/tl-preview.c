@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include <glib/gi18n-lib.h>
 
@@ -28,9 +29,10 @@ struct _TlPreview
   TlHostSettings   settings;
   gboolean         have_settings;
   gboolean         runnable;
-  TlPlan           plan;
+  TlPlan           plan;            /* the real run's, over RUN_AREA */
   gboolean         have_plan;
-  gint             overlay_style;
+  GeglRectangle    run_area;        /* where the kernels run: the region
+                                     * and the filter's halo */
 
   GtkWidget       *area;
   GtkWidget       *toggle;
@@ -48,6 +50,8 @@ struct _TlPreview
   GeglRectangle    original_area;
   cairo_surface_t *filtered;
   GeglRectangle    filtered_area;
+  cairo_surface_t *overlay;
+  GeglRectangle    overlay_area;
   gchar           *error;
   gdouble          ms;
   guint            renders;
@@ -65,15 +69,17 @@ struct _TlPreview
 /* One preview run, handed to the worker thread and back. */
 typedef struct
 {
-  const TlFilter  *filter;
+  const TlFilter  *filter;          /* NULL: the thread map alone */
   GeglBuffer      *source;
   TlHostSettings   settings;
-  gint             overlay_style;
-  gboolean         run_filter;
+  gboolean         run;
   GeglRectangle    visible;
   GeglRectangle    work;
   cairo_surface_t *original;
   cairo_surface_t *filtered;
+  cairo_surface_t *overlay;
+  GeglRectangle    overlay_area;
+  gchar           *legend;
   gchar           *error;
   gdouble          ms;
 } TlPreviewJob;
@@ -91,6 +97,8 @@ tl_preview_job_free (gpointer data)
   g_clear_object (&job->source);
   g_clear_pointer (&job->original, cairo_surface_destroy);
   g_clear_pointer (&job->filtered, cairo_surface_destroy);
+  g_clear_pointer (&job->overlay, cairo_surface_destroy);
+  g_free (job->legend);
   g_free (job->error);
   g_free (job);
 }
@@ -113,19 +121,30 @@ tl_preview_read (GeglBuffer          *buffer,
   return surface;
 }
 
-/* The overlay hook.  When the thread-map overlay can be previewed, it
- * goes here: for JOB->settings.overlay > 0, plan and run the overlay
- * kernel on JOB->work (tl_overlay_plan (), tl_overlay_run ()) and draw the
- * map over the filtered pixels in SCRATCH (tl_overlay_render () with the
- * mode, JOB->overlay_style and the opacity, then gegl_buffer_set ()).
- * Until then the preview shows the filter alone and says so.
+/* The thread map as the new layer would show it: a tint with its alpha,
+ * or the checkerboarded image.
  */
-static gboolean
-tl_preview_overlay (TlPreviewJob *job,
-                    GeglBuffer   *scratch,
-                    GError      **error)
+static cairo_surface_t *
+tl_preview_read_overlay (const TlHostOverlay *overlay)
 {
-  return TRUE;
+  cairo_surface_t *surface;
+  const Babl      *fish;
+  guchar          *data;
+  gint             stride, y;
+
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32,
+                                        overlay->area.width,
+                                        overlay->area.height);
+  cairo_surface_flush (surface);
+  data   = cairo_image_surface_get_data (surface);
+  stride = cairo_image_surface_get_stride (surface);
+  fish   = babl_fish (babl_format ("R'G'B'A float"), babl_format ("cairo-ARGB32"));
+  for (y = 0; y < overlay->area.height; y++)
+    babl_process (fish, overlay->pixels + (gsize) y * overlay->area.width * 4,
+                  data + (gsize) y * stride, overlay->area.width);
+  cairo_surface_mark_dirty (surface);
+
+  return surface;
 }
 
 static void
@@ -134,37 +153,58 @@ tl_preview_thread (GTask        *task,
                    gpointer      task_data,
                    GCancellable *cancellable)
 {
-  TlPreviewJob *job = task_data;
+  TlPreviewJob  *job     = task_data;
+  TlHostOverlay  overlay = { { 0, } };
+  GeglBuffer    *scratch = NULL;
+  GError        *error   = NULL;
+  gint64         start;
+  gboolean       ok;
 
   if (job->visible.width > 0 && job->visible.height > 0)
     job->original = tl_preview_read (job->source, &job->visible);
 
-  if (job->run_filter && job->work.width > 0 && job->work.height > 0)
+  if (! job->run || job->work.width <= 0 || job->work.height <= 0)
     {
-      GeglBuffer *scratch;
-      GError     *error = NULL;
-      gint64      start = g_get_monotonic_time ();
-      gboolean    ok;
-
-      scratch = gegl_buffer_new (&job->work, babl_format (job->filter->format));
-
-      tl_probe_lock ();
-      ok = tl_host_process (&job->settings, job->filter, job->source, scratch,
-                            &job->work, NULL, NULL, NULL, &error);
-      tl_probe_unlock ();
-      job->ms = (g_get_monotonic_time () - start) / 1000.0;
-
-      if (ok)
-        ok = tl_preview_overlay (job, scratch, &error);
-      if (ok)
-        job->filtered = tl_preview_read (scratch, &job->work);
-      else
-        job->error = g_strdup (error->message);
-
-      g_clear_error (&error);
-      g_object_unref (scratch);
+      g_task_return_boolean (task, TRUE);
+      return;
     }
 
+  start = g_get_monotonic_time ();
+  tl_probe_lock ();
+  if (job->filter)
+    {
+      scratch = gegl_buffer_new (&job->work, babl_format (job->filter->format));
+      ok = tl_host_process_with_overlay (&job->settings, job->filter,
+                                         job->source, scratch, &job->work,
+                                         NULL, NULL, &overlay, &error);
+    }
+  else
+    {
+      ok = tl_host_thread_map (&job->settings, job->source, &job->work,
+                               NULL, NULL, &overlay, &error);
+    }
+  tl_probe_unlock ();
+  job->ms = (g_get_monotonic_time () - start) / 1000.0;
+
+  if (ok)
+    {
+      if (scratch)
+        job->filtered = tl_preview_read (scratch, &job->work);
+      if (overlay.pixels)
+        {
+          job->overlay      = tl_preview_read_overlay (&overlay);
+          job->overlay_area = overlay.area;
+          job->legend       = g_strdup (overlay.legend);
+        }
+    }
+  else
+    {
+      job->error = g_strdup (error->message);
+    }
+
+  tl_host_overlay_clear (&overlay);
+  g_clear_error (&error);
+  g_clear_object (&scratch);
   g_task_return_boolean (task, TRUE);
 }
 
@@ -181,44 +221,81 @@ tl_preview_visible (TlPreview     *self,
   visible->height = (gint) ceil (height) + 2;
 }
 
-static gint
-tl_preview_div_up (gint a,
-                   gint b)
+/* One axis of tl_preview_work_area (): the part [*START, *END) of the
+ * region [R0, R1) to filter so that the visible part [V0, V1) is covered
+ * and the preview's run, which reads HALO more on each side within the
+ * area [A0, A1), begins on a boundary of two of the real run's groups
+ * (GROUP pixels each, so the checkerboard keeps its parity) and ends on
+ * one of its groups.
+ */
+static gboolean
+tl_preview_work_axis (gint  r0,
+                      gint  r1,
+                      gint  a0,
+                      gint  a1,
+                      gint  v0,
+                      gint  v1,
+                      gint  halo,
+                      gint  group,
+                      gint *start,
+                      gint *end)
 {
-  return (a + b - 1) / b;
+  gint run0, run1;
+
+  v0 = MAX (v0, r0);
+  v1 = MIN (v1, r1);
+  if (v1 <= v0)
+    return FALSE;
+
+  run0 = a0 + MAX (0, v0 - halo - a0) / (2 * group) * (2 * group);
+  run1 = a0 + (v1 + halo - a0 + group - 1) / group * group;
+
+  *start = run0 > a0 ? run0 + halo : r0;
+  *end   = MIN (r1, run1 - halo);
+  if (*end < v1)
+    *end = v1;
+  return *end > *start;
 }
 
-/* The visible part of the region, grown to whole work-groups of the
- * region's plan: the preview's groups are then the real run's groups.
+/* The part of the region to run on: the visible part, grown so that the
+ * preview's work-groups are the real run's.
  */
 static void
 tl_preview_work_area (TlPreview           *self,
                       const GeglRectangle *visible,
                       GeglRectangle       *work)
 {
-  gint x0, y0, x1, y1, group_w, group_h;
+  gint halo, x0, x1, y0, y1;
 
-  if (! gegl_rectangle_intersect (work, visible, &self->region))
-    return;
+  memset (work, 0, sizeof (*work));
   if (! self->have_plan || self->plan.local[0] == 0)
-    return;
+    {
+      gegl_rectangle_intersect (work, visible, &self->region);
+      return;
+    }
 
-  group_w = self->plan.local[0] * self->plan.pixels_per_item;
-  group_h = self->plan.local[1];
+  halo = self->region.x - self->run_area.x;
+  halo = MAX (halo, self->run_area.x + self->run_area.width -
+                    self->region.x - self->region.width);
+  halo = MAX (halo, self->region.y - self->run_area.y);
+  halo = MAX (halo, self->run_area.y + self->run_area.height -
+                    self->region.y - self->region.height);
 
-  x0 = (work->x - self->region.x) / group_w * group_w;
-  y0 = (work->y - self->region.y) / group_h * group_h;
-  x1 = MIN (self->region.width,
-            tl_preview_div_up (work->x + work->width - self->region.x,
-                               group_w) * group_w);
-  y1 = MIN (self->region.height,
-            tl_preview_div_up (work->y + work->height - self->region.y,
-                               group_h) * group_h);
-
-  work->x      = self->region.x + x0;
-  work->y      = self->region.y + y0;
-  work->width  = x1 - x0;
-  work->height = y1 - y0;
+  if (tl_preview_work_axis (self->region.x, self->region.x + self->region.width,
+                            self->run_area.x, self->run_area.x + self->run_area.width,
+                            visible->x, visible->x + visible->width, halo,
+                            self->plan.local[0] * self->plan.pixels_per_item,
+                            &x0, &x1) &&
+      tl_preview_work_axis (self->region.y, self->region.y + self->region.height,
+                            self->run_area.y, self->run_area.y + self->run_area.height,
+                            visible->y, visible->y + visible->height, halo,
+                            self->plan.local[1], &y0, &y1))
+    {
+      work->x      = x0;
+      work->y      = y0;
+      work->width  = x1 - x0;
+      work->height = y1 - y0;
+    }
 }
 
 static void
@@ -234,15 +311,10 @@ tl_preview_update_status (TlPreview *self)
     text = g_strdup (_("Running the kernels…"));
   else if (self->error)
     text = g_strdup_printf (_("Preview failed: %s"), self->error);
-  else if (self->filtered == NULL)
+  else if (self->filtered == NULL && self->overlay == NULL)
     text = g_strdup (_("The visible part is outside the region."));
-  else if (self->settings.overlay > 0)
-    /* TRANSLATORS: the size of the preview's run and its time. */
-    text = g_strdup_printf (_("Ran on %d × %d pixels in %.0f ms; overlay "
-                              "not shown yet."),
-                            self->filtered_area.width,
-                            self->filtered_area.height, self->ms);
   else
+    /* TRANSLATORS: the size of the preview's run and its time. */
     text = g_strdup_printf (_("Ran on %d × %d pixels in %.0f ms."),
                             self->filtered_area.width,
                             self->filtered_area.height, self->ms);
@@ -258,29 +330,45 @@ tl_preview_done (GObject      *source_object,
                  GAsyncResult *result,
                  gpointer      user_data)
 {
-  TlPreview    *self = TL_PREVIEW (source_object);
+  GWeakRef     *ref  = user_data;
+  TlPreview    *self = g_weak_ref_get (ref);
   TlPreviewJob *job  = g_task_get_task_data (G_TASK (result));
 
-  self->running = FALSE;
-  if (self->disposed)
+  g_weak_ref_clear (ref);
+  g_free (ref);
+  tl_probe_job_end ();
+
+  if (self == NULL)
     return;
 
-  g_clear_pointer (&self->original, cairo_surface_destroy);
-  g_clear_pointer (&self->filtered, cairo_surface_destroy);
-  g_clear_pointer (&self->error, g_free);
-  self->original      = g_steal_pointer (&job->original);
-  self->original_area = job->visible;
-  self->filtered      = g_steal_pointer (&job->filtered);
-  self->filtered_area = job->work;
-  self->error         = g_steal_pointer (&job->error);
-  self->ms            = job->ms;
-  self->renders++;
+  self->running = FALSE;
+  if (! self->disposed)
+    {
+      g_clear_pointer (&self->original, cairo_surface_destroy);
+      g_clear_pointer (&self->filtered, cairo_surface_destroy);
+      g_clear_pointer (&self->overlay, cairo_surface_destroy);
+      g_clear_pointer (&self->error, g_free);
+      self->original      = g_steal_pointer (&job->original);
+      self->original_area = job->visible;
+      self->filtered      = g_steal_pointer (&job->filtered);
+      self->filtered_area = job->work;
+      self->overlay       = g_steal_pointer (&job->overlay);
+      self->overlay_area  = job->overlay_area;
+      self->error         = g_steal_pointer (&job->error);
+      /* The engine's legend explains the colors (in English). */
+      gtk_widget_set_tooltip_text (self->area, job->legend ? job->legend :
+                                   _("Drag to move the view; scroll to zoom."));
+      self->ms            = job->ms;
+      self->renders++;
 
-  tl_preview_update_status (self);
-  gtk_widget_queue_draw (self->area);
+      tl_preview_update_status (self);
+      gtk_widget_queue_draw (self->area);
 
-  if (self->dirty)
-    tl_preview_start (self);
+      if (self->dirty)
+        tl_preview_start (self);
+    }
+
+  g_object_unref (self);
 }
 
 /* One run at a time: a change during a run marks the preview dirty, and
@@ -291,6 +379,7 @@ tl_preview_start (TlPreview *self)
 {
   g_autoptr(GTask) task = NULL;
   TlPreviewJob    *job;
+  GWeakRef        *ref;
 
   if (self->running)
     {
@@ -304,20 +393,23 @@ tl_preview_start (TlPreview *self)
     return;
 
   job = g_new0 (TlPreviewJob, 1);
-  job->filter        = self->filter;
-  job->source        = g_object_ref (self->source);
-  job->settings      = self->settings;
-  job->overlay_style = self->overlay_style;
-  job->run_filter    = self->active && self->have_settings && self->runnable;
+  job->filter   = self->filter;
+  job->source   = g_object_ref (self->source);
+  job->settings = self->settings;
+  job->run      = self->active && self->have_settings && self->runnable;
   tl_preview_visible (self, &job->visible);
   gegl_rectangle_intersect (&job->visible, &job->visible, &self->extent);
-  if (job->run_filter)
+  if (job->run)
     tl_preview_work_area (self, &job->visible, &job->work);
 
   self->running = TRUE;
   tl_preview_update_status (self);
 
-  task = g_task_new (self, NULL, tl_preview_done, NULL);
+  /* A weak reference: the worker must never drop the widget's last. */
+  ref = g_new0 (GWeakRef, 1);
+  g_weak_ref_init (ref, self);
+  tl_probe_job_begin ();
+  task = g_task_new (NULL, NULL, tl_preview_done, ref);
   g_task_set_source_tag (task, tl_preview_start);
   g_task_set_task_data (task, job, tl_preview_job_free);
   g_task_run_in_thread (task, tl_preview_thread);
@@ -439,19 +531,20 @@ tl_preview_draw_grid (TlPreview *self,
   if (group_w == 0 || group_h == 0)
     return;
 
-  grid_w = self->region.width;
-  grid_h = self->region.height;
+  /* The kernels run over the area: the region and the filter's halo. */
+  grid_w = self->run_area.width;
+  grid_h = self->run_area.height;
   if (self->plan.mode == TL_MODE_UNIFORM)
     {
       grid_w = self->plan.groups[0] * group_w;
       grid_h = self->plan.groups[1] * group_h;
     }
 
-  tl_preview_to_area (self, self->region.x, self->region.y, &x0, &y0);
-  tl_preview_to_area (self, self->region.x + self->region.width,
-                      self->region.y + self->region.height, &x1, &y1);
-  tl_preview_to_area (self, self->region.x + grid_w,
-                      self->region.y + grid_h, &gx1, &gy1);
+  tl_preview_to_area (self, self->run_area.x, self->run_area.y, &x0, &y0);
+  tl_preview_to_area (self, self->run_area.x + self->run_area.width,
+                      self->run_area.y + self->run_area.height, &x1, &y1);
+  tl_preview_to_area (self, self->run_area.x + grid_w,
+                      self->run_area.y + grid_h, &gx1, &gy1);
 
   cairo_save (cr);
   cairo_rectangle (cr, 0, 0, width, height);
@@ -510,8 +603,14 @@ tl_preview_draw (GtkWidget *widget,
 
   if (self->original)
     tl_preview_draw_image (self, cr, self->original, &self->original_area);
-  if (self->filtered && self->active && self->runnable)
-    tl_preview_draw_image (self, cr, self->filtered, &self->filtered_area);
+  if (self->active && self->runnable)
+    {
+      if (self->filtered)
+        tl_preview_draw_image (self, cr, self->filtered, &self->filtered_area);
+      /* Over it, as the new layer goes above the filtered one. */
+      if (self->overlay)
+        tl_preview_draw_image (self, cr, self->overlay, &self->overlay_area);
+    }
 
   if (self->grid && self->have_plan)
     tl_preview_draw_grid (self, cr);
@@ -666,6 +765,7 @@ tl_preview_finalize (GObject *object)
   g_clear_object (&self->source);
   g_clear_pointer (&self->original, cairo_surface_destroy);
   g_clear_pointer (&self->filtered, cairo_surface_destroy);
+  g_clear_pointer (&self->overlay, cairo_surface_destroy);
   g_free (self->error);
 
   G_OBJECT_CLASS (tl_preview_parent_class)->finalize (object);
@@ -767,7 +867,9 @@ tl_preview_init (TlPreview *self)
   gtk_box_pack_start (GTK_BOX (self), self->status, FALSE, FALSE, 0);
 }
 
-/* SOURCE may be NULL: the preview then shows nothing but says so. */
+/* FILTER NULL: the thread-map procedure's preview, the map over the
+ * layer.  SOURCE may be NULL: the preview then shows nothing but says so.
+ */
 GtkWidget *
 tl_preview_new (const TlFilter      *filter,
                 GeglBuffer          *source,
@@ -775,12 +877,13 @@ tl_preview_new (const TlFilter      *filter,
 {
   TlPreview *self;
 
-  g_return_val_if_fail (filter != NULL && region != NULL, NULL);
+  g_return_val_if_fail (region != NULL, NULL);
   g_return_val_if_fail (source == NULL || GEGL_IS_BUFFER (source), NULL);
 
   self = g_object_new (TL_TYPE_PREVIEW, NULL);
   self->filter = filter;
   self->region = *region;
+  self->run_area = *region;
   self->extent = *region;
   if (source)
     {
@@ -799,23 +902,24 @@ tl_preview_new (const TlFilter      *filter,
   return GTK_WIDGET (self);
 }
 
-/* PLAN is the region's plan, NULL while the device's limits are being
- * measured or when the choices cannot run; RUNNABLE says which.
+/* PLAN is the plan of the real run over AREA (the region grown by the
+ * filter's halo, within the layer), NULL while the device's limits are
+ * being measured or when the choices cannot run; RUNNABLE says which.
  */
 void
 tl_preview_set_settings (TlPreview            *preview,
                          const TlHostSettings *settings,
+                         const GeglRectangle  *area,
                          const TlPlan         *plan,
-                         gboolean              runnable,
-                         gint                  overlay_style)
+                         gboolean              runnable)
 {
   g_return_if_fail (TL_IS_PREVIEW (preview));
-  g_return_if_fail (settings != NULL);
+  g_return_if_fail (settings != NULL && area != NULL);
 
   preview->settings      = *settings;
   preview->have_settings = TRUE;
   preview->runnable      = runnable;
-  preview->overlay_style = overlay_style;
+  preview->run_area      = *area;
   preview->have_plan     = plan != NULL;
   if (plan)
     preview->plan = *plan;
@@ -925,6 +1029,23 @@ tl_preview_set_centre (TlPreview *preview,
   tl_preview_queue (preview, 0);
 }
 
+/* No run pending; waits for the one in flight (and any other job of the
+ * dialog's) to finish.  A later change starts the preview again.
+ */
+void
+tl_preview_stop (TlPreview *preview)
+{
+  g_return_if_fail (TL_IS_PREVIEW (preview));
+
+  if (preview->timeout_id)
+    {
+      g_source_remove (preview->timeout_id);
+      preview->timeout_id = 0;
+    }
+  preview->dirty = FALSE;
+  tl_probe_wait_jobs ();
+}
+
 /* A run in flight or about to start. */
 gboolean
 tl_preview_is_busy (TlPreview *preview)
@@ -956,6 +1077,21 @@ tl_preview_get_status (TlPreview *preview)
   g_return_val_if_fail (TL_IS_PREVIEW (preview), NULL);
 
   return gtk_label_get_text (GTK_LABEL (preview->status));
+}
+
+/* The last thread map (cairo-ARGB32) and where it lies in the layer;
+ * NULL without one.
+ */
+cairo_surface_t *
+tl_preview_get_overlay (TlPreview     *preview,
+                        GeglRectangle *area)
+{
+  g_return_val_if_fail (TL_IS_PREVIEW (preview), NULL);
+
+  if (area)
+    *area = preview->overlay_area;
+
+  return preview->overlay;
 }
 
 /* The last filtered pixels (cairo-ARGB32) and where they lie in the

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "tl-cl.h"
+#include "tl-overlay.h"
 #include "tl-probe.h"
 #include "tl-run.h"
 
@@ -12,6 +13,11 @@
  * builds at once on a CPU device only make both late.
  */
 static GMutex tl_probe_mutex;
+
+/* Worker-thread jobs not yet back in the main thread.  Counted in the
+ * main thread only: jobs begin there and their callbacks run there.
+ */
+static guint  tl_probe_jobs;
 
 typedef struct
 {
@@ -36,6 +42,36 @@ void
 tl_probe_unlock (void)
 {
   g_mutex_unlock (&tl_probe_mutex);
+}
+
+void
+tl_probe_job_begin (void)
+{
+  tl_probe_jobs++;
+}
+
+void
+tl_probe_job_end (void)
+{
+  g_return_if_fail (tl_probe_jobs > 0);
+
+  tl_probe_jobs--;
+}
+
+guint
+tl_probe_get_jobs (void)
+{
+  return tl_probe_jobs;
+}
+
+/* Runs the default main context until every job is back: no kernel of
+ * the dialog still runs when the host starts its own, or exits.
+ */
+void
+tl_probe_wait_jobs (void)
+{
+  while (tl_probe_jobs > 0)
+    g_main_context_iteration (NULL, TRUE);
 }
 
 TlProbeDevice *
@@ -68,8 +104,8 @@ tl_probe_device_free (TlProbeDevice *device)
   g_free (device);
 }
 
-/* Every device with its limits for FILTER's kernels, the way
- * tl_host_process () will plan on it.  DEFAULT_INDEX gets the device an
+/* Every device with its limits for FILTER's kernels (NULL: the overlay
+ * kernel's, for the thread map), the way the host will plan on it.  DEFAULT_INDEX gets the device an
  * empty TlHostSettings.device means.  Blocks while kernels build.
  */
 GPtrArray *
@@ -85,7 +121,6 @@ tl_probe_devices (const TlFilter *filter,
   TlChoice             choice;
   guint                i;
 
-  g_return_val_if_fail (filter != NULL, NULL);
   g_return_val_if_fail (width > 0 && height > 0, NULL);
 
   devices = tl_cl_list_devices (error);
@@ -114,10 +149,13 @@ tl_probe_devices (const TlFilter *filter,
       else
         probe->spec = g_strdup (index);
 
+      /* Only NVIDIA's names its SMs to the overlay kernel (PTX %smid). */
+      probe->names_compute_units = device->vendor_id == TL_VENDOR_ID_NVIDIA;
+
       context = tl_context_new (index, &failure);
       if (context &&
-          tl_run_plan_filter (context, filter, &choice, width, height,
-                              &probe->limits, &plan, &failure))
+          tl_overlay_plan (context, filter, &choice, width, height,
+                           &probe->limits, &plan, &failure))
         probe->measured = TRUE;
       else
         probe->error = g_strdup (failure->message);
@@ -166,9 +204,11 @@ tl_probe_thread (GTask        *task,
   g_task_return_pointer (task, result, tl_probe_result_free);
 }
 
+/* CALLBACK gets no source object: widgets pass a GWeakRef as USER_DATA,
+ * so a worker thread never holds the last reference to a widget.
+ */
 void
-tl_probe_devices_async (GObject             *source_object,
-                        const TlFilter      *filter,
+tl_probe_devices_async (const TlFilter      *filter,
                         guint                width,
                         guint                height,
                         GCancellable        *cancellable,
@@ -178,7 +218,6 @@ tl_probe_devices_async (GObject             *source_object,
   g_autoptr(GTask) task = NULL;
   TlProbeRequest  *request;
 
-  g_return_if_fail (filter != NULL);
   g_return_if_fail (width > 0 && height > 0);
 
   request = g_new0 (TlProbeRequest, 1);
@@ -186,7 +225,7 @@ tl_probe_devices_async (GObject             *source_object,
   request->width  = width;
   request->height = height;
 
-  task = g_task_new (source_object, cancellable, callback, user_data);
+  task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, tl_probe_devices_async);
   g_task_set_task_data (task, request, g_free);
   g_task_run_in_thread (task, tl_probe_thread);

@@ -28,6 +28,7 @@ typedef struct
   TlLimits  limits;        /* for the filter's kernels: valid when measured */
   gboolean  measured;
   gchar    *error;         /* why it was not measured */
+  gboolean  names_compute_units;  /* the overlay's compute-unit mode works */
 } TlProbeDevice;
 
 TlProbeDevice *tl_probe_device_copy    (const TlProbeDevice *device);
@@ -38,8 +39,7 @@ GPtrArray     *tl_probe_devices        (const TlFilter      *filter,
                                         guint                height,
                                         guint               *default_index,
                                         GError             **error);
-void           tl_probe_devices_async  (GObject             *source_object,
-                                        const TlFilter      *filter,
+void           tl_probe_devices_async  (const TlFilter      *filter,
                                         guint                width,
                                         guint                height,
                                         GCancellable        *cancellable,
@@ -51,6 +51,11 @@ GPtrArray     *tl_probe_devices_finish (GAsyncResult        *result,
 
 void           tl_probe_lock           (void);
 void           tl_probe_unlock         (void);
+
+void           tl_probe_job_begin      (void);
+void           tl_probe_job_end        (void);
+guint          tl_probe_get_jobs       (void);
+void           tl_probe_wait_jobs      (void);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TlProbeDevice, tl_probe_device_free)
 

@@ -32,9 +32,9 @@ static const struct
   { "device",      N_("Device:"),
     N_("P: the kernels' preferred work-group size multiple (SIMD width). "
        "M: the largest work-group the kernels can run.") },
-  { "region",      N_("Region:"),
-    N_("The part of the layer the filter runs on: the selection's bounds, "
-       "or the whole layer.") },
+  { "region",      N_("Area:"),
+    N_("The pixels the kernels run on: the selection's bounds (or the "
+       "whole layer), and for a blur the border it reads around them.") },
   { "local",       N_("Work-group:"),
     N_("The local size: work-items per work-group, width × height.") },
   { "rule",        N_("Shape rule:"),
@@ -177,7 +177,8 @@ tl_summary_show_head (TlSummary      *self,
                       const gchar    *device,
                       const TlLimits *limits,
                       guint           width,
-                      guint           height)
+                      guint           height,
+                      gboolean        bordered)
 {
   g_autofree gchar *device_text = NULL;
   g_autofree gchar *region_text = NULL;
@@ -195,17 +196,27 @@ tl_summary_show_head (TlSummary      *self,
                                    limits->simd_width,
                                    limits->max_group_size);
 
-  region_text = g_strdup_printf (_("%u × %u pixels"), width, height);
+  if (bordered)
+    /* TRANSLATORS: the area the kernels run on is larger than the
+     * selection: a blur reads pixels around it.
+     */
+    region_text = g_strdup_printf (_("%u × %u pixels: the region and the "
+                                     "border the filter reads"),
+                                   width, height);
+  else
+    region_text = g_strdup_printf (_("%u × %u pixels"), width, height);
 
   tl_summary_set (self, "device", device_text);
   tl_summary_set (self, "region", region_text);
 }
 
+/* BORDERED: the plan's area is the region grown by the filter's halo. */
 void
 tl_summary_show_plan (TlSummary      *summary,
                       const gchar    *device,
                       const TlLimits *limits,
-                      const TlPlan   *plan)
+                      const TlPlan   *plan,
+                      gboolean        bordered)
 {
   g_autofree gchar *local    = NULL;
   g_autofree gchar *groups   = NULL;
@@ -223,7 +234,8 @@ tl_summary_show_plan (TlSummary      *summary,
   g_return_if_fail (TL_IS_SUMMARY (summary));
   g_return_if_fail (device != NULL && limits != NULL && plan != NULL);
 
-  tl_summary_show_head (summary, device, limits, plan->width, plan->height);
+  tl_summary_show_head (summary, device, limits, plan->width, plan->height,
+                        bordered);
 
   count = tl_summary_format_count ((guint64) plan->local[0] * plan->local[1]);
   /* TRANSLATORS: work-group width × height = work-items in one group. */
@@ -324,13 +336,14 @@ tl_summary_show_no_plan (TlSummary      *summary,
                          const gchar    *device,
                          const TlLimits *limits,
                          guint           width,
-                         guint           height)
+                         guint           height,
+                         gboolean        bordered)
 {
   guint i;
 
   g_return_if_fail (TL_IS_SUMMARY (summary));
 
-  tl_summary_show_head (summary, device, limits, width, height);
+  tl_summary_show_head (summary, device, limits, width, height, bordered);
 
   for (i = 2; i < G_N_ELEMENTS (tl_summary_rows); i++)
     tl_summary_set (summary, tl_summary_rows[i].key, NULL);

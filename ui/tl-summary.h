@@ -23,12 +23,14 @@ GtkWidget   *tl_summary_new           (void);
 void         tl_summary_show_plan     (TlSummary      *summary,
                                        const gchar    *device,
                                        const TlLimits *limits,
-                                       const TlPlan   *plan);
+                                       const TlPlan   *plan,
+                                       gboolean        bordered);
 void         tl_summary_show_no_plan  (TlSummary      *summary,
                                        const gchar    *device,
                                        const TlLimits *limits,
                                        guint           width,
-                                       guint           height);
+                                       guint           height,
+                                       gboolean        bordered);
 const gchar *tl_summary_get_text      (TlSummary      *summary,
                                        const gchar    *key);
 gchar       *tl_summary_format_count  (guint64         count);
