@@ -75,10 +75,10 @@ chroot "$root" sh -c '
   cd /src
   build=/var/tmp/threadlens-gimp3
   if [ -f $build/build.ninja ]; then
-    meson setup --reconfigure -Dgimp=3 $build /src >/dev/null
+    meson setup --reconfigure -Dgimp=3 $build /src > $build.setup.log || { cat $build.setup.log; exit 1; }
   else
-    meson setup -Dgimp=3 $build /src >/dev/null
+    meson setup -Dgimp=3 $build /src > /var/tmp/threadlens-gimp3.setup.log || { cat /var/tmp/threadlens-gimp3.setup.log; exit 1; }
   fi
-  meson compile -C $build >/dev/null
+  meson compile -C $build > $build.compile.log 2>&1 || { tail -40 $build.compile.log; exit 1; }
   meson test -C $build --print-errorlogs --suite engine --suite gimp3
 '

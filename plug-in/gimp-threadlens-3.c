@@ -3,8 +3,9 @@
  * Translates between libgimp-3.0 and the shared host code (tl-host.c):
  * registers one procedure per filter of the engine's registry, turns the
  * procedure's config into settings, and runs the filter on the drawable
- * through the shadow buffer in one undo step.  It mirrors
- * gimp-threadlens-2.c; only the API differs.
+ * through the shadow buffer in one undo step, with ThreadLens's dialog
+ * inside a GimpProcedureDialog.  It mirrors gimp-threadlens-2.c; only the
+ * API differs.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -14,7 +15,9 @@
 #include <string.h>
 
 #include <libgimp/gimp.h>
+#include <libgimp/gimpui.h>
 
+#include "tl-dialog-panel.h"
 #include "tl-error.h"
 #include "tl-filter.h"
 #include "tl-host.h"
@@ -225,6 +228,151 @@ threadlens3_read_config (const TlFilter       *filter,
 }
 
 static void
+threadlens3_write_config (const TlFilter       *filter,
+                          const TlHostSettings *settings,
+                          GimpProcedureConfig  *config)
+{
+  g_autofree TlHostValue *values = NULL;
+  g_autoptr(GPtrArray)    strings = NULL;
+  TlHostArg              *args;
+  guint                   n_args, i;
+
+  args    = tl_host_arguments (filter, &n_args);
+  values  = g_new0 (TlHostValue, n_args);
+  strings = tl_host_settings_to_values (settings, filter, values);
+
+  g_object_freeze_notify (G_OBJECT (config));
+  for (i = 0; i < n_args; i++)
+    switch (args[i].type)
+      {
+      case TL_HOST_ARG_INT:
+        g_object_set (config, args[i].name, values[i].i, NULL);
+        break;
+      case TL_HOST_ARG_DOUBLE:
+        g_object_set (config, args[i].name, values[i].d, NULL);
+        break;
+      case TL_HOST_ARG_STRING:
+        g_object_set (config, args[i].name, values[i].s, NULL);
+        break;
+      }
+  g_object_thaw_notify (G_OBJECT (config));
+  tl_host_arguments_free (args);
+}
+
+/* Panel and config mirror each other: the panel writes the config as the
+ * user changes it; Reset and Load in GimpProcedureDialog change the config,
+ * which goes back to the panel.  SYNCING stops the echo.
+ */
+typedef struct
+{
+  const TlFilter      *filter;
+  GimpProcedureConfig *config;
+  TlDialogPanel       *panel;
+  GtkWidget           *dialog;
+  gboolean             syncing;
+} ThreadLens3Dialog;
+
+static void
+threadlens3_panel_changed (TlDialogPanel     *panel,
+                           ThreadLens3Dialog *state)
+{
+  TlHostSettings settings;
+
+  if (state->syncing)
+    return;
+  state->syncing = TRUE;
+  tl_dialog_panel_get_settings (panel, &settings);
+  threadlens3_write_config (state->filter, &settings, state->config);
+  state->syncing = FALSE;
+}
+
+static void
+threadlens3_config_changed (GimpProcedureConfig *config,
+                            GParamSpec          *pspec,
+                            ThreadLens3Dialog   *state)
+{
+  TlHostSettings settings;
+
+  if (state->syncing)
+    return;
+  state->syncing = TRUE;
+  if (threadlens3_read_config (state->filter, config, &settings, NULL))
+    tl_dialog_panel_set_settings (state->panel, &settings);
+  state->syncing = FALSE;
+}
+
+static void
+threadlens3_runnable_changed (TlDialogPanel     *panel,
+                              GParamSpec        *pspec,
+                              ThreadLens3Dialog *state)
+{
+  gtk_dialog_set_response_sensitive (GTK_DIALOG (state->dialog), GTK_RESPONSE_OK,
+                                     tl_dialog_panel_get_runnable (panel));
+}
+
+/* ThreadLens's panel inside GimpProcedureDialog, which brings Reset,
+ * Load/Save settings, Help and the transient parent.  TRUE on OK.
+ */
+static gboolean
+threadlens3_dialog (GimpProcedure       *procedure,
+                    const TlFilter      *filter,
+                    GimpProcedureConfig *config,
+                    GimpDrawable        *drawable)
+{
+  ThreadLens3Dialog  state = { filter, config, NULL, NULL, FALSE };
+  g_autofree gchar  *title = NULL;
+  g_autofree gchar  *label = tl_host_menu_label (filter);
+  TlHostSettings     settings;
+  GeglBuffer        *source;
+  GeglRectangle      region;
+  GtkWidget         *panel;
+  gboolean           run;
+
+  gimp_ui_init (PLUG_IN_BINARY);
+
+  if (! threadlens3_read_config (filter, config, &settings, NULL))
+    tl_host_settings_init (&settings, filter);
+  if (! gimp_drawable_mask_intersect (drawable, &region.x, &region.y,
+                                      &region.width, &region.height))
+    {
+      region.x = region.y = 0;
+      region.width  = gimp_drawable_get_width (drawable);
+      region.height = gimp_drawable_get_height (drawable);
+    }
+
+  title  = g_strdup_printf ("ThreadLens: %s", label);
+  source = gimp_drawable_get_buffer (drawable);
+  state.dialog = gimp_procedure_dialog_new (procedure, config, title);
+  panel = tl_dialog_panel_new (filter, &settings, source, &region);
+  state.panel = TL_DIALOG_PANEL (panel);
+  gtk_box_pack_start (GTK_BOX (gtk_dialog_get_content_area (GTK_DIALOG (state.dialog))),
+                      panel, TRUE, TRUE, 0);
+  gtk_widget_show (panel);
+
+  g_signal_connect (panel, "changed",
+                    G_CALLBACK (threadlens3_panel_changed), &state);
+  g_signal_connect (panel, "notify::runnable",
+                    G_CALLBACK (threadlens3_runnable_changed), &state);
+  g_signal_connect (config, "notify",
+                    G_CALLBACK (threadlens3_config_changed), &state);
+  threadlens3_runnable_changed (state.panel, NULL, &state);
+
+  run = gimp_procedure_dialog_run (GIMP_PROCEDURE_DIALOG (state.dialog));
+
+  g_signal_handlers_disconnect_by_data (config, &state);
+  if (run)
+    {
+      tl_dialog_panel_get_settings (state.panel, &settings);
+      threadlens3_write_config (filter, &settings, config);
+    }
+  tl_dialog_panel_stop (state.panel);
+  gtk_widget_destroy (state.dialog);
+  g_object_unref (source);
+
+  return run;
+}
+
+static void
 threadlens3_progress (gdouble      fraction,
                       const gchar *message,
                       gpointer     data)
@@ -364,9 +512,12 @@ threadlens3_run (GimpProcedure        *procedure,
     }
 
   /* The config holds the arguments, or for INTERACTIVE and
-   * WITH_LAST_VALS runs the last values; until the dialog exists an
-   * interactive run repeats them.
+   * WITH_LAST_VALS runs the last values; the dialog edits it.
    */
+  if (run_mode == GIMP_RUN_INTERACTIVE &&
+      ! threadlens3_dialog (procedure, filter, config, drawables[0]))
+    return gimp_procedure_new_return_values (procedure, GIMP_PDB_CANCEL, NULL);
+
   if (! threadlens3_read_config (filter, config, &settings, &error))
     return gimp_procedure_new_return_values (procedure, GIMP_PDB_CALLING_ERROR,
                                              g_steal_pointer (&error));

@@ -443,6 +443,67 @@ tl_host_settings_from_values (TlHostSettings    *settings,
   return ok;
 }
 
+/* The inverse of tl_host_settings_from_values (): VALUES gets one entry
+ * per argument of tl_host_arguments (FILTER).  Strings in VALUES belong to
+ * the returned array; free it after use.
+ */
+GPtrArray *
+tl_host_settings_to_values (const TlHostSettings *settings,
+                            const TlFilter       *filter,
+                            TlHostValue          *values)
+{
+  GPtrArray *strings = g_ptr_array_new_with_free_func (g_free);
+  TlHostArg *args;
+  guint      n_args, n_params, i;
+
+  g_return_val_if_fail (settings != NULL && values != NULL, strings);
+
+  args     = tl_host_arguments (filter, &n_args);
+  n_params = filter ? filter->n_params : 0;
+
+  for (i = 0; i < n_args; i++)
+    {
+      const gchar *name = args[i].name;
+      gchar       *text = NULL;
+
+      if (i < n_params)
+        {
+          if (filter->params[i].type == TL_PARAM_DOUBLE)
+            values[i].d = settings->values[i].v[0];
+          else
+            text = tl_host_format_vector (settings->values[i].v,
+                                          settings->values[i].n);
+        }
+      else if (strcmp (name, "shape-width") == 0)
+        values[i].i = settings->shape[0];
+      else if (strcmp (name, "shape-height") == 0)
+        values[i].i = settings->shape[1];
+      else if (strcmp (name, "mode") == 0)
+        text = g_strdup (tl_mode_to_string (settings->mode));
+      else if (strcmp (name, "swizzle") == 0)
+        values[i].i = settings->swizzle;
+      else if (strcmp (name, "pixels-per-item") == 0)
+        values[i].i = settings->pixels_per_item;
+      else if (strcmp (name, "overlay") == 0)
+        text = g_strdup (tl_host_overlay_names[settings->overlay]);
+      else if (strcmp (name, "overlay-style") == 0)
+        text = g_strdup (tl_host_overlay_style_names[settings->overlay_style]);
+      else if (strcmp (name, "overlay-opacity") == 0)
+        values[i].d = settings->overlay_opacity;
+      else if (strcmp (name, "device") == 0)
+        text = g_strdup (settings->device);
+
+      if (text)
+        {
+          values[i].s = text;
+          g_ptr_array_add (strings, text);
+        }
+    }
+
+  tl_host_arguments_free (args);
+  return strings;
+}
+
 gboolean
 tl_host_settings_to_choice (const TlHostSettings *settings,
                             TlChoice             *choice,

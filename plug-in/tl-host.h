@@ -106,6 +106,9 @@ gboolean         tl_host_settings_from_values (TlHostSettings   *settings,
                                            const TlHostValue    *values,
                                            guint                 n_values,
                                            GError              **error);
+GPtrArray       *tl_host_settings_to_values (const TlHostSettings *settings,
+                                           const TlFilter       *filter,
+                                           TlHostValue          *values);
 gboolean         tl_host_settings_to_choice (const TlHostSettings *settings,
                                            TlChoice             *choice,
                                            GError              **error);
