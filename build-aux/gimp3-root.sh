@@ -19,7 +19,8 @@ mirror=${THREADLENS_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 packages="gimp libgimp-3.0-dev meson ninja-build pkg-config gcc libc6-dev
           libglib2.0-dev libgegl-dev libbabl-dev libjson-glib-dev
           ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd
-          libgtk-3-dev xvfb xauth xdotool x11-apps netpbm"
+          libgtk-3-dev xvfb xauth xdotool x11-apps netpbm
+          gettext fonts-noto-cjk librsvg2-common"
 packages=$(echo $packages)
 stamp="$root/.threadlens-packages"
 

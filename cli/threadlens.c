@@ -13,9 +13,11 @@
 
 #include "config.h"
 
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
 #include "tl-cl.h"
@@ -47,18 +49,18 @@ static CliDispatchOptions cli_dispatch = { NULL, NULL, 0, 0, NULL, FALSE };
 static GOptionEntry cli_dispatch_entries[] =
 {
   { "shape", 0, 0, G_OPTION_ARG_STRING, &cli_dispatch.shape,
-    "Work-group shape: auto (default), seed (w = P, h = M / P) or WxH", "SHAPE" },
+    N_("Work-group shape: auto (default), seed (w = P, h = M / P) or WxH"), "SHAPE" },
   { "mode", 0, 0, G_OPTION_ARG_STRING, &cli_dispatch.mode,
-    "uniform (default), non-uniform or emulated", "MODE" },
+    N_("uniform (default), non-uniform or emulated"), "MODE" },
   { "swizzle", 0, 0, G_OPTION_ARG_INT, &cli_dispatch.swizzle,
-    "Thread-group ID swizzle tile width in groups (0 = off)", "N" },
+    N_("Thread-group ID swizzle tile width in groups (0 = off)"), "N" },
   { "pixels-per-item", 0, 0, G_OPTION_ARG_INT, &cli_dispatch.pixels_per_item,
-    "Pixels per work-item along x (0 = the filter's default)", "K" },
+    N_("Pixels per work-item along x (0 = the filter's default)"), "K" },
   { "device", 0, 0, G_OPTION_ARG_STRING, &cli_dispatch.device,
-    "OpenCL device: index or name substring (default: THREADLENS_DEVICE, "
-    "else the first GPU, else the first device)", "SPEC" },
+    N_("OpenCL device: index or name substring (default: THREADLENS_DEVICE, "
+       "else the first GPU, else the first device)"), "SPEC" },
   { "json", 0, 0, G_OPTION_ARG_NONE, &cli_dispatch.json,
-    "Machine-readable output", NULL },
+    N_("Machine-readable output"), NULL },
   { NULL }
 };
 
@@ -81,7 +83,7 @@ cli_usage (GOptionContext *options,
            const gchar    *message)
 {
   cli_error (message);
-  g_printerr ("Try '%s --help' for more information.\n", g_get_prgname ());
+  g_printerr (_("Try '%s --help' for more information.\n"), g_get_prgname ());
   g_option_context_free (options);
   return CLI_EXIT_USAGE;
 }
@@ -93,6 +95,19 @@ cli_print_json (JsonNode *node)
 
   g_print ("%s\n", text);
   json_node_unref (node);
+}
+
+/* A command's options, their help in ThreadLens's text domain: the
+ * context's for the summary line, each group's (add_main_entries) for the
+ * option descriptions.
+ */
+static GOptionContext *
+cli_options_new (const gchar *parameters)
+{
+  GOptionContext *options = g_option_context_new (parameters);
+
+  g_option_context_set_translation_domain (options, GETTEXT_PACKAGE);
+  return options;
 }
 
 /* Turns the shared dispatch options into a TlChoice. */
@@ -110,15 +125,15 @@ cli_read_choice (TlChoice *choice,
   if (cli_dispatch.swizzle < 0)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                   "--swizzle %d: the tile width must be 0 (off) or a "
-                   "positive number of groups", cli_dispatch.swizzle);
+                   _("--swizzle %d: the tile width must be 0 (off) or a "
+                     "positive number of groups"), cli_dispatch.swizzle);
       return FALSE;
     }
   if (cli_dispatch.pixels_per_item < 0)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                   "--pixels-per-item %d: must be 0 (the filter's default) "
-                   "or a positive number", cli_dispatch.pixels_per_item);
+                   _("--pixels-per-item %d: must be 0 (the filter's default) "
+                     "or a positive number"), cli_dispatch.pixels_per_item);
       return FALSE;
     }
   choice->swizzle         = cli_dispatch.swizzle;
@@ -130,17 +145,17 @@ static gint
 cli_devices (gint    argc,
              gchar **argv)
 {
-  GOptionContext   *options = g_option_context_new ("- list OpenCL devices");
+  GOptionContext   *options = cli_options_new (N_("- list OpenCL devices"));
   g_autoptr(GError) error   = NULL;
   g_autoptr(GPtrArray) devices = NULL;
   JsonArray        *array;
   guint             i;
 
-  g_option_context_add_main_entries (options, cli_dispatch_entries, NULL);
+  g_option_context_add_main_entries (options, cli_dispatch_entries, GETTEXT_PACKAGE);
   if (! g_option_context_parse (options, &argc, &argv, &error))
     return cli_usage (options, error->message);
   if (argc > 1)
-    return cli_usage (options, "devices takes no file arguments");
+    return cli_usage (options, _("devices takes no file arguments"));
   g_option_context_free (options);
 
   devices = tl_cl_list_devices (&error);
@@ -180,7 +195,7 @@ cli_devices (gint    argc,
 
           g_print ("%s", text);
           if (! have_limits)
-            g_print ("   (kernels do not run here: %s)\n", kernel_error->message);
+            g_print (_("   (kernels do not run here: %s)\n"), kernel_error->message);
         }
     }
 
@@ -203,16 +218,16 @@ static gint
 cli_list_filters (gint    argc,
                   gchar **argv)
 {
-  GOptionContext        *options = g_option_context_new ("- list the filters");
+  GOptionContext        *options = cli_options_new (N_("- list the filters"));
   g_autoptr(GError)      error   = NULL;
   const TlFilter *const *filters;
   guint                  n_filters, i;
 
-  g_option_context_add_main_entries (options, cli_dispatch_entries, NULL);
+  g_option_context_add_main_entries (options, cli_dispatch_entries, GETTEXT_PACKAGE);
   if (! g_option_context_parse (options, &argc, &argv, &error))
     return cli_usage (options, error->message);
   if (argc > 1)
-    return cli_usage (options, "list-filters takes no file arguments");
+    return cli_usage (options, _("list-filters takes no file arguments"));
   g_option_context_free (options);
 
   filters = tl_filter_list (&n_filters);
@@ -253,7 +268,7 @@ cli_parse_size (const gchar *text,
       choice.shape_kind != TL_SHAPE_CUSTOM)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                   "bad region size '%s' (expected WxH, e.g. 1920x1080)",
+                   _("bad region size '%s' (expected WxH, e.g. 1920x1080)"),
                    text ? text : "");
       return FALSE;
     }
@@ -271,36 +286,36 @@ cli_plan (gint    argc,
   static gint   simd_width = 0, max_threads = 0;
   static GOptionEntry entries[] =
   {
-    { "size", 0, 0, G_OPTION_ARG_STRING, &size, "Region size", "WxH" },
+    { "size", 0, 0, G_OPTION_ARG_STRING, &size, N_("Region size"), "WxH" },
     { "simd-width", 0, 0, G_OPTION_ARG_INT, &simd_width,
-      "P, the preferred work-group size multiple (instead of --device)", "P" },
+      N_("P, the preferred work-group size multiple (instead of --device)"), "P" },
     { "max-threads", 0, 0, G_OPTION_ARG_INT, &max_threads,
-      "M, the kernel's maximum work-group size (instead of --device)", "M" },
+      N_("M, the kernel's maximum work-group size (instead of --device)"), "M" },
     { "filter", 0, 0, G_OPTION_ARG_STRING, &filter_name,
-      "Whose kernels give P and M with --device (default: invert)", "FILTER" },
+      N_("Whose kernels give P and M with --device (default: invert)"), "FILTER" },
     { NULL }
   };
-  GOptionContext   *options = g_option_context_new ("- show the dispatch plan");
+  GOptionContext   *options = cli_options_new (N_("- show the dispatch plan"));
   g_autoptr(GError) error   = NULL;
   TlChoice          choice;
   TlLimits          limits;
   TlPlan            plan;
   guint             width, height;
 
-  g_option_context_add_main_entries (options, entries, NULL);
-  g_option_context_add_main_entries (options, cli_dispatch_entries, NULL);
+  g_option_context_add_main_entries (options, entries, GETTEXT_PACKAGE);
+  g_option_context_add_main_entries (options, cli_dispatch_entries, GETTEXT_PACKAGE);
   if (! g_option_context_parse (options, &argc, &argv, &error))
     return cli_usage (options, error->message);
   if (argc > 1)
-    return cli_usage (options, "plan takes no file arguments");
+    return cli_usage (options, _("plan takes no file arguments"));
   if (size == NULL)
-    return cli_usage (options, "plan needs --size WxH");
+    return cli_usage (options, _("plan needs --size WxH"));
   if (cli_dispatch.device && (simd_width || max_threads))
-    return cli_usage (options, "give either --device or --simd-width and "
-                      "--max-threads, not both");
+    return cli_usage (options, _("give either --device or --simd-width and "
+                                 "--max-threads, not both"));
   if (! cli_dispatch.device && (simd_width <= 0 || max_threads <= 0))
-    return cli_usage (options, "plan needs --device SPEC, or --simd-width P "
-                      "and --max-threads M (both positive)");
+    return cli_usage (options, _("plan needs --device SPEC, or --simd-width P "
+                                 "and --max-threads M (both positive)"));
   g_option_context_free (options);
 
   if (! cli_parse_size (size, &width, &height, &error) ||
@@ -348,7 +363,7 @@ static gchar  **cli_settings = NULL;
 static GOptionEntry cli_filter_entries[] =
 {
   { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &cli_settings,
-    "Set a filter parameter (repeatable; see list-filters)", "NAME=VALUE" },
+    N_("Set a filter parameter (repeatable; see list-filters)"), "NAME=VALUE" },
   { NULL }
 };
 
@@ -379,7 +394,7 @@ static gint
 cli_apply (gint    argc,
            gchar **argv)
 {
-  GOptionContext    *options = g_option_context_new ("FILTER IN OUT - apply a filter");
+  GOptionContext    *options = cli_options_new (N_("FILTER IN OUT - apply a filter"));
   g_autoptr(GError)  error   = NULL;
   g_autoptr(TlContext) context = NULL;
   g_autoptr(TlImage) image   = NULL;
@@ -393,12 +408,12 @@ cli_apply (gint    argc,
   TlRunTimes         times;
   TlLimits           limits;
 
-  g_option_context_add_main_entries (options, cli_filter_entries, NULL);
-  g_option_context_add_main_entries (options, cli_dispatch_entries, NULL);
+  g_option_context_add_main_entries (options, cli_filter_entries, GETTEXT_PACKAGE);
+  g_option_context_add_main_entries (options, cli_dispatch_entries, GETTEXT_PACKAGE);
   if (! g_option_context_parse (options, &argc, &argv, &error))
     return cli_usage (options, error->message);
   if (argc != 4)
-    return cli_usage (options, "apply needs FILTER IN OUT");
+    return cli_usage (options, _("apply needs FILTER IN OUT"));
   g_option_context_free (options);
 
   filter = cli_read_filter (argv[1], &values, &error);
@@ -454,10 +469,18 @@ cli_apply (gint    argc,
     {
       g_autofree gchar *text = tl_report_plan_text (&plan, &limits);
 
-      g_print ("%s on %s: %s -> %s\n%skernel time   %.3f ms in %u launch%s\n",
-               filter->name, tl_context_get_device (context)->name, argv[2],
-               argv[3], text, times.kernel_ms, times.launches,
-               times.launches == 1 ? "" : "es");
+      /* TRANSLATORS: FILTER on DEVICE: IN -> OUT */
+      g_print (_("%s on %s: %s -> %s\n"), filter->name,
+               tl_context_get_device (context)->name, argv[2], argv[3]);
+      g_print ("%s", text);
+      /* TRANSLATORS: a line of the plan report: the value in the
+       * report's column (column 15 in English).
+       */
+      g_print (g_dngettext (GETTEXT_PACKAGE,
+                            "kernel time   %.3f ms in %u launch\n",
+                            "kernel time   %.3f ms in %u launches\n",
+                            times.launches),
+               times.kernel_ms, times.launches);
     }
 
   return EXIT_SUCCESS;
@@ -471,13 +494,13 @@ cli_bench (gint    argc,
   static gdouble scale = 1.0;
   static GOptionEntry entries[] =
   {
-    { "runs", 0, 0, G_OPTION_ARG_INT, &runs, "Timed runs per case (default 9)", "N" },
+    { "runs", 0, 0, G_OPTION_ARG_INT, &runs, N_("Timed runs per case (default 9)"), "N" },
     { "scale", 0, 0, G_OPTION_ARG_DOUBLE, &scale,
-      "Scale the photo by this factor first (e.g. 8: 512x512 -> 4096x4096)",
+      N_("Scale the photo by this factor first (e.g. 8: 512x512 -> 4096x4096)"),
       "FACTOR" },
     { NULL }
   };
-  GOptionContext    *options = g_option_context_new ("FILTER IN - time a filter's dispatch choices");
+  GOptionContext    *options = cli_options_new (N_("FILTER IN - time a filter's dispatch choices"));
   g_autoptr(GError)  error   = NULL;
   g_autoptr(TlContext) context = NULL;
   g_autoptr(TlImage) image   = NULL;
@@ -485,17 +508,17 @@ cli_bench (gint    argc,
   const TlFilter    *filter;
   TlChoice           choice;
 
-  g_option_context_add_main_entries (options, entries, NULL);
-  g_option_context_add_main_entries (options, cli_filter_entries, NULL);
-  g_option_context_add_main_entries (options, cli_dispatch_entries, NULL);
+  g_option_context_add_main_entries (options, entries, GETTEXT_PACKAGE);
+  g_option_context_add_main_entries (options, cli_filter_entries, GETTEXT_PACKAGE);
+  g_option_context_add_main_entries (options, cli_dispatch_entries, GETTEXT_PACKAGE);
   if (! g_option_context_parse (options, &argc, &argv, &error))
     return cli_usage (options, error->message);
   if (argc != 3)
-    return cli_usage (options, "bench needs FILTER IN");
+    return cli_usage (options, _("bench needs FILTER IN"));
   if (runs < 3)
-    return cli_usage (options, "--runs must be at least 3 for a median");
+    return cli_usage (options, _("--runs must be at least 3 for a median"));
   if (! (scale > 0.0 && scale <= 64.0))
-    return cli_usage (options, "--scale must be in (0, 64]");
+    return cli_usage (options, _("--scale must be in (0, 64]"));
   g_option_context_free (options);
 
   filter = cli_read_filter (argv[1], &values, &error);
@@ -531,21 +554,21 @@ cli_overlay (gint    argc,
   static GOptionEntry entries[] =
   {
     { "by", 0, 0, G_OPTION_ARG_STRING, &by,
-      "What to show: work-group, simd-group, lane, launch-order or "
-      "compute-unit", "MODE" },
+      N_("What to show: work-group, simd-group, lane, launch-order or "
+         "compute-unit"), "MODE" },
     { "style", 0, 0, G_OPTION_ARG_STRING, &style_name,
-      "tint (default: colours blended over the image) or checkerboard "
-      "(seed 002: odd units colour-inverted)", "STYLE" },
+      N_("tint (default: colours blended over the image) or checkerboard "
+         "(seed 002: odd units colour-inverted)"), "STYLE" },
     { "opacity", 0, 0, G_OPTION_ARG_DOUBLE, &opacity,
-      "Opacity of the tint, 0 to 1 (default 0.5)", "A" },
+      N_("Opacity of the tint, 0 to 1 (default 0.5)"), "A" },
     { "filter", 0, 0, G_OPTION_ARG_STRING, &filter_name,
-      "Show the dispatch this filter would get (P and M of its kernels; "
-      "default: the overlay kernel's own)", "FILTER" },
+      N_("Show the dispatch this filter would get (P and M of its kernels; "
+         "default: the overlay kernel's own)"), "FILTER" },
     { "dump-ids", 0, 0, G_OPTION_ARG_FILENAME, &dump_ids,
-      "Also write every pixel's IDs as JSON", "FILE.json" },
+      N_("Also write every pixel's IDs as JSON"), "FILE.json" },
     { NULL }
   };
-  GOptionContext         *options = g_option_context_new ("IN OUT - draw the thread map over an image");
+  GOptionContext         *options = cli_options_new (N_("IN OUT - draw the thread map over an image"));
   g_autoptr(GError)       error   = NULL;
   g_autoptr(TlContext)    context = NULL;
   g_autoptr(TlImage)      image   = NULL;
@@ -559,15 +582,16 @@ cli_overlay (gint    argc,
   TlLimits                limits;
   TlPlan                  plan;
 
-  g_option_context_add_main_entries (options, entries, NULL);
-  g_option_context_add_main_entries (options, cli_dispatch_entries, NULL);
+  g_option_context_add_main_entries (options, entries, GETTEXT_PACKAGE);
+  g_option_context_add_main_entries (options, cli_dispatch_entries, GETTEXT_PACKAGE);
   if (! g_option_context_parse (options, &argc, &argv, &error))
     return cli_usage (options, error->message);
   if (argc != 3)
-    return cli_usage (options, "overlay needs IN OUT");
+    return cli_usage (options, _("overlay needs IN OUT"));
   if (by == NULL)
-    return cli_usage (options, "overlay needs --by MODE (work-group, "
-                      "simd-group, lane, launch-order or compute-unit)");
+    return cli_usage (options, _("overlay needs --by MODE (work-group, "
+                                 "simd-group, lane, launch-order or "
+                                 "compute-unit)"));
   g_option_context_free (options);
 
   if (! tl_overlay_mode_from_string (by, &mode, &error) ||
@@ -577,8 +601,9 @@ cli_overlay (gint    argc,
     return cli_fail (g_steal_pointer (&error));
   if (! (opacity >= 0.0 && opacity <= 1.0))
     {
-      g_autofree gchar *message = g_strdup_printf ("--opacity %g: must be "
-                                                   "between 0 and 1", opacity);
+      g_autofree gchar *message = g_strdup_printf (_("--opacity %g: must be "
+                                                     "between 0 and 1"),
+                                                   opacity);
 
       cli_error (message);
       return CLI_EXIT_FAILURE;
@@ -660,12 +685,12 @@ static const struct
   const gchar *summary;
 } cli_commands[] =
 {
-  { "devices",      cli_devices,      "list OpenCL devices with P, M and limits" },
-  { "list-filters", cli_list_filters, "list filters with their parameters" },
-  { "plan",         cli_plan,         "show the dispatch plan for a region" },
-  { "apply",        cli_apply,        "apply a filter to an image file" },
-  { "bench",        cli_bench,        "time dispatch choices against baselines" },
-  { "overlay",      cli_overlay,      "draw the thread map over an image" },
+  { "devices",      cli_devices,      N_("list OpenCL devices with P, M and limits") },
+  { "list-filters", cli_list_filters, N_("list filters with their parameters") },
+  { "plan",         cli_plan,         N_("show the dispatch plan for a region") },
+  { "apply",        cli_apply,        N_("apply a filter to an image file") },
+  { "bench",        cli_bench,        N_("time dispatch choices against baselines") },
+  { "overlay",      cli_overlay,      N_("draw the thread map over an image") },
 };
 
 static void
@@ -673,29 +698,37 @@ cli_print_help (void)
 {
   guint i;
 
-  g_print ("Usage: threadlens COMMAND [OPTIONS...]\n\n"
-           "Runs image filters through OpenCL under explicit dispatch rules.\n\n"
-           "Commands:\n");
+  g_print (_("Usage: threadlens COMMAND [OPTIONS...]\n\n"
+             "Runs image filters through OpenCL under explicit dispatch rules.\n\n"
+             "Commands:\n"));
   for (i = 0; i < G_N_ELEMENTS (cli_commands); i++)
-    g_print ("  %-14s %s\n", cli_commands[i].name, cli_commands[i].summary);
-  g_print ("\n'threadlens COMMAND --help' describes each command's options.\n"
-           "Environment: THREADLENS_DEVICE picks the default device; "
-           "THREADLENS_CACHE_DIR\nmoves the program cache (empty: no disk "
-           "cache).\n");
+    g_print ("  %-14s %s\n", cli_commands[i].name, _(cli_commands[i].summary));
+  g_print (_("\n'threadlens COMMAND --help' describes each command's options.\n"
+             "Environment: THREADLENS_DEVICE picks the default device; "
+             "THREADLENS_CACHE_DIR\nmoves the program cache (empty: no disk "
+             "cache).\n"));
 }
 
 int
 main (int    argc,
       char **argv)
 {
-  guint i;
+  const gchar *localedir = g_getenv ("THREADLENS_LOCALEDIR");
+  guint        i;
+
+  /* THREADLENS_LOCALEDIR: the catalogues of an uninstalled build (the
+   * tests point it at the build's po folder).
+   */
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, localedir && *localedir ? localedir : LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
 
   g_set_prgname ("threadlens");
 
   if (argc < 2)
     {
-      cli_error ("no command given");
-      g_printerr ("Try 'threadlens --help' for more information.\n");
+      cli_error (_("no command given"));
+      g_printerr (_("Try '%s --help' for more information.\n"), "threadlens");
       return CLI_EXIT_USAGE;
     }
   if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0 ||
@@ -719,7 +752,12 @@ main (int    argc,
         return cli_commands[i].run (argc - 1, argv + 1);
       }
 
-  g_printerr ("threadlens: unknown command '%s'\n"
-              "Try 'threadlens --help' for more information.\n", argv[1]);
+  {
+    g_autofree gchar *message = g_strdup_printf (_("unknown command '%s'"),
+                                                 argv[1]);
+
+    cli_error (message);
+    g_printerr (_("Try '%s --help' for more information.\n"), "threadlens");
+  }
   return CLI_EXIT_USAGE;
 }

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
 #include <json-glib/json-glib.h>
 
 #include "tl-bench.h"
@@ -26,6 +27,37 @@ typedef struct
   const gchar *label;
   TlChoice     choice;
 } TlBenchCase;
+
+/* TEXT padded with spaces to WIDTH terminal columns, on the right (or
+ * the left, RIGHT_ALIGN): translated text may hold Chinese or Japanese,
+ * two columns a character, where printf's widths count bytes.
+ */
+static gchar *
+tl_bench_pad (const gchar *text,
+              guint        width,
+              gboolean     right_align)
+{
+  GString     *padded  = g_string_new (text);
+  guint        columns = 0;
+  const gchar *p;
+
+  for (p = text; *p; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (! g_unichar_iszerowidth (c))
+        columns += g_unichar_iswide (c) ? 2 : 1;
+    }
+  for (; columns < width; columns++)
+    {
+      if (right_align)
+        g_string_prepend_c (padded, ' ');
+      else
+        g_string_append_c (padded, ' ');
+    }
+
+  return g_string_free (padded, FALSE);
+}
 
 static gint
 tl_bench_compare (gconstpointer a,
@@ -62,14 +94,14 @@ tl_bench_copy_ms (TlContext *context,
   a = clCreateBuffer (cl, CL_MEM_READ_WRITE, size, NULL, &status);
   if (status != CL_SUCCESS)
     {
-      tl_cl_set_error (error, status, "allocating the copy baseline's buffers");
+      tl_cl_set_error (error, status, _("allocating the copy baseline's buffers"));
       return FALSE;
     }
   b = clCreateBuffer (cl, CL_MEM_READ_WRITE, size, NULL, &status);
   if (status != CL_SUCCESS)
     {
       clReleaseMemObject (a);
-      tl_cl_set_error (error, status, "allocating the copy baseline's buffers");
+      tl_cl_set_error (error, status, _("allocating the copy baseline's buffers"));
       return FALSE;
     }
 
@@ -98,7 +130,7 @@ tl_bench_copy_ms (TlContext *context,
   clReleaseMemObject (b);
   if (status != CL_SUCCESS)
     {
-      tl_cl_set_error (error, status, "timing the copy baseline");
+      tl_cl_set_error (error, status, _("timing the copy baseline"));
       return FALSE;
     }
 
@@ -181,15 +213,16 @@ tl_bench_run (TlContext      *context,
     g_array_append_val (cases, bench_case);                           \
   } G_STMT_END
 
-  TL_BENCH_ADD ("driver's local size", TL_SHAPE_DRIVER, TL_MODE_UNIFORM, 0);
-  TL_BENCH_ADD ("seed rule, uniform", TL_SHAPE_SEED, TL_MODE_UNIFORM, 0);
-  TL_BENCH_ADD ("seed rule, non-uniform", TL_SHAPE_SEED, TL_MODE_NON_UNIFORM, 0);
-  TL_BENCH_ADD ("seed rule, emulated", TL_SHAPE_SEED, TL_MODE_EMULATED, 0);
-  TL_BENCH_ADD ("seed rule, uniform, swizzle 8", TL_SHAPE_SEED, TL_MODE_UNIFORM, 8);
-  TL_BENCH_ADD ("seed rule, uniform, swizzle 16", TL_SHAPE_SEED, TL_MODE_UNIFORM, 16);
+  /* The labels are the JSON's "case" values; the table translates them. */
+  TL_BENCH_ADD (N_("driver's local size"), TL_SHAPE_DRIVER, TL_MODE_UNIFORM, 0);
+  TL_BENCH_ADD (N_("seed rule, uniform"), TL_SHAPE_SEED, TL_MODE_UNIFORM, 0);
+  TL_BENCH_ADD (N_("seed rule, non-uniform"), TL_SHAPE_SEED, TL_MODE_NON_UNIFORM, 0);
+  TL_BENCH_ADD (N_("seed rule, emulated"), TL_SHAPE_SEED, TL_MODE_EMULATED, 0);
+  TL_BENCH_ADD (N_("seed rule, uniform, swizzle 8"), TL_SHAPE_SEED, TL_MODE_UNIFORM, 8);
+  TL_BENCH_ADD (N_("seed rule, uniform, swizzle 16"), TL_SHAPE_SEED, TL_MODE_UNIFORM, 16);
   if (user_chose)
     {
-      bench_case.label  = "your choice";
+      bench_case.label  = N_("your choice");
       bench_case.choice = *user_choice;
       if (bench_case.choice.pixels_per_item == 0)
         bench_case.choice.pixels_per_item = filter->default_pixels_per_item;
@@ -220,12 +253,26 @@ tl_bench_run (TlContext      *context,
   json_builder_begin_array (builder);
 
   if (! json)
-    g_print ("%s on %s, %ux%u pixels, median of %u runs\n"
-             "copy baseline: %.3f ms (%.1f GB/s read + write)\n\n"
-             "%-34s %-9s %10s %9s %9s\n", filter->name,
-             tl_context_get_device (context)->name, pixels.width,
-             pixels.height, runs, copy_ms, 2.0 * bytes / (copy_ms * 1e6),
-             "case", "local", "median ms", "/driver", "/copy");
+    {
+      /* TRANSLATORS: the benchmark table's headings: the case, its
+       * work-group size, its median time, and its time as a ratio to the
+       * driver's choice and to the copy baseline.
+       */
+      g_autofree gchar *head_case   = tl_bench_pad (_("case"), 34, FALSE);
+      g_autofree gchar *head_local  = tl_bench_pad (_("local"), 9, FALSE);
+      g_autofree gchar *head_median = tl_bench_pad (_("median ms"), 10, TRUE);
+      g_autofree gchar *head_driver = tl_bench_pad (_("/driver"), 9, TRUE);
+      g_autofree gchar *head_copy   = tl_bench_pad (_("/copy"), 9, TRUE);
+
+      /* TRANSLATORS: FILTER on DEVICE, WIDTHxHEIGHT pixels, ... */
+      g_print (_("%s on %s, %ux%u pixels, median of %u runs\n"),
+               filter->name, tl_context_get_device (context)->name,
+               pixels.width, pixels.height, runs);
+      g_print (_("copy baseline: %.3f ms (%.1f GB/s read + write)\n\n"),
+               copy_ms, 2.0 * bytes / (copy_ms * 1e6));
+      g_print ("%s %s %s %s %s\n", head_case, head_local, head_median,
+               head_driver, head_copy);
+    }
 
   for (i = 0; i < cases->len; i++)
     {
@@ -259,7 +306,9 @@ tl_bench_run (TlContext      *context,
         }
       else
         {
-          g_print ("%-34s %-9s %10.3f %9.2f %9.2f\n", c->label, local, ms,
+          g_autofree gchar *label = tl_bench_pad (_(c->label), 34, FALSE);
+
+          g_print ("%s %-9s %10.3f %9.2f %9.2f\n", label, local, ms,
                    ms / driver_ms, ms / copy_ms);
         }
     }

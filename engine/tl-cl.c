@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <gio/gio.h>
+#include <glib/gi18n-lib.h>
 
 #include "tl-cl.h"
 #include "tl-error.h"
@@ -58,30 +59,30 @@ static const struct
   const gchar *hint;
 } tl_cl_errors[] =
 {
-  { CL_DEVICE_NOT_FOUND,                "CL_DEVICE_NOT_FOUND", "no matching OpenCL device" },
-  { CL_DEVICE_NOT_AVAILABLE,            "CL_DEVICE_NOT_AVAILABLE", "the device is busy or switched off" },
-  { CL_COMPILER_NOT_AVAILABLE,          "CL_COMPILER_NOT_AVAILABLE", "the driver has no OpenCL C compiler" },
-  { CL_MEM_OBJECT_ALLOCATION_FAILURE,   "CL_MEM_OBJECT_ALLOCATION_FAILURE", "the device could not allocate the image buffers" },
-  { CL_OUT_OF_RESOURCES,                "CL_OUT_OF_RESOURCES", "the device ran out of resources" },
-  { CL_OUT_OF_HOST_MEMORY,              "CL_OUT_OF_HOST_MEMORY", "out of memory on the host" },
+  { CL_DEVICE_NOT_FOUND,                "CL_DEVICE_NOT_FOUND", N_("no matching OpenCL device") },
+  { CL_DEVICE_NOT_AVAILABLE,            "CL_DEVICE_NOT_AVAILABLE", N_("the device is busy or switched off") },
+  { CL_COMPILER_NOT_AVAILABLE,          "CL_COMPILER_NOT_AVAILABLE", N_("the driver has no OpenCL C compiler") },
+  { CL_MEM_OBJECT_ALLOCATION_FAILURE,   "CL_MEM_OBJECT_ALLOCATION_FAILURE", N_("the device could not allocate the image buffers") },
+  { CL_OUT_OF_RESOURCES,                "CL_OUT_OF_RESOURCES", N_("the device ran out of resources") },
+  { CL_OUT_OF_HOST_MEMORY,              "CL_OUT_OF_HOST_MEMORY", N_("out of memory on the host") },
   { CL_PROFILING_INFO_NOT_AVAILABLE,    "CL_PROFILING_INFO_NOT_AVAILABLE", NULL },
-  { CL_BUILD_PROGRAM_FAILURE,           "CL_BUILD_PROGRAM_FAILURE", "a kernel did not compile" },
+  { CL_BUILD_PROGRAM_FAILURE,           "CL_BUILD_PROGRAM_FAILURE", N_("a kernel did not compile") },
   { CL_INVALID_VALUE,                   "CL_INVALID_VALUE", NULL },
   { CL_INVALID_DEVICE,                  "CL_INVALID_DEVICE", NULL },
-  { CL_INVALID_BINARY,                  "CL_INVALID_BINARY", "a cached program does not fit this driver" },
+  { CL_INVALID_BINARY,                  "CL_INVALID_BINARY", N_("a cached program does not fit this driver") },
   { CL_INVALID_BUILD_OPTIONS,           "CL_INVALID_BUILD_OPTIONS", NULL },
   { CL_INVALID_PROGRAM_EXECUTABLE,      "CL_INVALID_PROGRAM_EXECUTABLE", NULL },
-  { CL_INVALID_KERNEL_NAME,             "CL_INVALID_KERNEL_NAME", "the kernel is missing from its program" },
+  { CL_INVALID_KERNEL_NAME,             "CL_INVALID_KERNEL_NAME", N_("the kernel is missing from its program") },
   { CL_INVALID_KERNEL_ARGS,             "CL_INVALID_KERNEL_ARGS", NULL },
   { CL_INVALID_ARG_INDEX,               "CL_INVALID_ARG_INDEX", NULL },
   { CL_INVALID_ARG_SIZE,                "CL_INVALID_ARG_SIZE", NULL },
   { CL_INVALID_ARG_VALUE,               "CL_INVALID_ARG_VALUE", NULL },
   { CL_INVALID_WORK_DIMENSION,          "CL_INVALID_WORK_DIMENSION", NULL },
-  { CL_INVALID_WORK_GROUP_SIZE,         "CL_INVALID_WORK_GROUP_SIZE", "the driver refused the work-group size for this grid" },
-  { CL_INVALID_WORK_ITEM_SIZE,          "CL_INVALID_WORK_ITEM_SIZE", "a work-group side is over the device's limit" },
+  { CL_INVALID_WORK_GROUP_SIZE,         "CL_INVALID_WORK_GROUP_SIZE", N_("the driver refused the work-group size for this grid") },
+  { CL_INVALID_WORK_ITEM_SIZE,          "CL_INVALID_WORK_ITEM_SIZE", N_("a work-group side is over the device's limit") },
   { CL_INVALID_GLOBAL_OFFSET,           "CL_INVALID_GLOBAL_OFFSET", NULL },
   { CL_INVALID_GLOBAL_WORK_SIZE,        "CL_INVALID_GLOBAL_WORK_SIZE", NULL },
-  { CL_INVALID_BUFFER_SIZE,             "CL_INVALID_BUFFER_SIZE", "the image is too large for one device buffer" },
+  { CL_INVALID_BUFFER_SIZE,             "CL_INVALID_BUFFER_SIZE", N_("the image is too large for one device buffer") },
   { CL_INVALID_COMMAND_QUEUE,           "CL_INVALID_COMMAND_QUEUE", NULL },
   { CL_INVALID_CONTEXT,                 "CL_INVALID_CONTEXT", NULL },
   { CL_INVALID_MEM_OBJECT,              "CL_INVALID_MEM_OBJECT", NULL },
@@ -89,8 +90,8 @@ static const struct
   { CL_INVALID_OPERATION,               "CL_INVALID_OPERATION", NULL },
   { CL_INVALID_EVENT,                   "CL_INVALID_EVENT", NULL },
   { CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
-    "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST", "an earlier command failed" },
-  { CL_PLATFORM_NOT_FOUND_KHR,          "CL_PLATFORM_NOT_FOUND_KHR", "no OpenCL platform is installed" },
+    "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST", N_("an earlier command failed") },
+  { CL_PLATFORM_NOT_FOUND_KHR,          "CL_PLATFORM_NOT_FOUND_KHR", N_("no OpenCL platform is installed") },
 };
 
 const gchar *
@@ -117,11 +118,14 @@ tl_cl_set_error (GError     **error,
     if (tl_cl_errors[i].status == status)
       hint = tl_cl_errors[i].hint;
 
+  /* TRANSLATORS: WHAT failed: CL_ERROR_NAME (NUMBER): HINT, where WHAT
+   * says what ThreadLens was doing ("creating an OpenCL context").
+   */
   if (hint)
-    g_set_error (error, TL_ERROR, TL_ERROR_OPENCL, "%s failed: %s (%d): %s",
-                 what, tl_cl_error_name (status), status, hint);
+    g_set_error (error, TL_ERROR, TL_ERROR_OPENCL, _("%s failed: %s (%d): %s"),
+                 what, tl_cl_error_name (status), status, _(hint));
   else
-    g_set_error (error, TL_ERROR, TL_ERROR_OPENCL, "%s failed: %s (%d)",
+    g_set_error (error, TL_ERROR, TL_ERROR_OPENCL, _("%s failed: %s (%d)"),
                  what, tl_cl_error_name (status), status);
 }
 
@@ -263,14 +267,14 @@ tl_cl_list_devices (GError **error)
   if (status == CL_PLATFORM_NOT_FOUND_KHR || (status == CL_SUCCESS && n_platforms == 0))
     {
       g_set_error_literal (error, TL_ERROR, TL_ERROR_NO_PLATFORM,
-                           "no OpenCL platform found: install an OpenCL "
-                           "driver (your GPU vendor's, or pocl-opencl-icd "
-                           "to run on the CPU)");
+                           _("no OpenCL platform found: install an OpenCL "
+                             "driver (your GPU vendor's, or pocl-opencl-icd "
+                             "to run on the CPU)"));
       return NULL;
     }
   if (status != CL_SUCCESS)
     {
-      tl_cl_set_error (error, status, "listing OpenCL platforms");
+      tl_cl_set_error (error, status, _("listing OpenCL platforms"));
       return NULL;
     }
 
@@ -278,7 +282,7 @@ tl_cl_list_devices (GError **error)
   status = clGetPlatformIDs (n_platforms, platforms, NULL);
   if (status != CL_SUCCESS)
     {
-      tl_cl_set_error (error, status, "listing OpenCL platforms");
+      tl_cl_set_error (error, status, _("listing OpenCL platforms"));
       return NULL;
     }
 
@@ -311,7 +315,7 @@ tl_cl_list_devices (GError **error)
     {
       g_ptr_array_unref (devices);
       g_set_error_literal (error, TL_ERROR, TL_ERROR_NO_PLATFORM,
-                           "the installed OpenCL platforms have no devices");
+                           _("the installed OpenCL platforms have no devices"));
       return NULL;
     }
 
@@ -357,9 +361,12 @@ tl_cl_find_device (GPtrArray   *devices,
           if (index < devices->len)
             return g_ptr_array_index (devices, index);
           g_set_error (error, TL_ERROR, TL_ERROR_NO_DEVICE,
-                       "no OpenCL device number %s: there %s %u (0 to %u)",
-                       spec, devices->len == 1 ? "is" : "are",
-                       devices->len, devices->len - 1);
+                       g_dngettext (GETTEXT_PACKAGE,
+                                    "no OpenCL device number %s: there is %u "
+                                    "(0 to %u)",
+                                    "no OpenCL device number %s: there are %u "
+                                    "(0 to %u)", devices->len),
+                       spec, devices->len, devices->len - 1);
           return NULL;
         }
     }
@@ -384,7 +391,8 @@ tl_cl_find_device (GPtrArray   *devices,
                               device->name);
     }
   g_set_error (error, TL_ERROR, TL_ERROR_NO_DEVICE,
-               "no OpenCL device matches '%s' (devices: %s)", spec, known->str);
+               _("no OpenCL device matches '%s' (devices: %s)"), spec,
+               known->str);
   return NULL;
 }
 
@@ -412,7 +420,7 @@ tl_context_new (const gchar *device_spec,
                                       NULL, NULL, &status);
   if (status != CL_SUCCESS)
     {
-      tl_cl_set_error (error, status, "creating an OpenCL context");
+      tl_cl_set_error (error, status, _("creating an OpenCL context"));
       return NULL;
     }
 
@@ -421,7 +429,7 @@ tl_context_new (const gchar *device_spec,
                                          CL_QUEUE_PROFILING_ENABLE, &status);
   if (status != CL_SUCCESS)
     {
-      tl_cl_set_error (error, status, "creating an OpenCL command queue");
+      tl_cl_set_error (error, status, _("creating an OpenCL command queue"));
       return NULL;
     }
 
@@ -567,7 +575,7 @@ tl_context_load_source (const gchar *program,
   if (body == NULL)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_BUILD,
-                   "no kernel program named '%s' is built in", program);
+                   _("no kernel program named '%s' is built in"), program);
       return NULL;
     }
 
@@ -588,7 +596,7 @@ tl_context_build_log (TlContext  *context,
 
   if (clGetProgramBuildInfo (program, context->device->id, CL_PROGRAM_BUILD_LOG,
                              0, NULL, &size) != CL_SUCCESS || size == 0)
-    return g_strdup ("(the driver gave no build log)");
+    return g_strdup (_("(the driver gave no build log)"));
 
   log = g_malloc0 (size + 1);
   clGetProgramBuildInfo (program, context->device->id, CL_PROGRAM_BUILD_LOG,
@@ -689,7 +697,7 @@ tl_context_build_program (TlContext   *context,
                                            &status);
       if (status != CL_SUCCESS)
         {
-          tl_cl_set_error (error, status, "creating an OpenCL program");
+          tl_cl_set_error (error, status, _("creating an OpenCL program"));
           return NULL;
         }
 
@@ -700,7 +708,7 @@ tl_context_build_program (TlContext   *context,
           g_autofree gchar *log = tl_context_build_log (context, program);
 
           g_set_error (error, TL_ERROR, TL_ERROR_BUILD,
-                       "building kernels/%s.cl for %s failed (%s):\n%s",
+                       _("building kernels/%s.cl for %s failed (%s):\n%s"),
                        name, context->device->name, tl_cl_error_name (status),
                        log);
           clReleaseProgram (program);
@@ -763,7 +771,8 @@ tl_context_get_kernel (TlContext   *context,
   kernel = clCreateKernel (program, kernel_name, &status);
   if (status != CL_SUCCESS)
     {
-      g_autofree gchar *what = g_strdup_printf ("creating kernel %s", kernel_name);
+      g_autofree gchar *what = g_strdup_printf (_("creating kernel %s"),
+                                                kernel_name);
 
       tl_cl_set_error (error, status, what);
       return NULL;
@@ -824,7 +833,7 @@ tl_context_kernel_limits (TlContext *context,
                                        sizeof (local_mem), &local_mem, NULL);
   if (status != CL_SUCCESS)
     {
-      tl_cl_set_error (error, status, "querying the kernel's work-group limits");
+      tl_cl_set_error (error, status, _("querying the kernel's work-group limits"));
       return FALSE;
     }
 

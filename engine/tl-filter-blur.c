@@ -12,6 +12,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "tl-error.h"
 #include "tl-filter.h"
 #include "tl-run.h"
@@ -137,8 +139,8 @@ static const TlParamSpec tl_blur_params[] =
 {
   {
     .name        = "std-dev",
-    .label       = "Standard deviation",
-    .description = "Standard deviation of the Gaussian, in pixels",
+    .label       = N_("Standard deviation"),
+    .description = N_("Standard deviation of the Gaussian, in pixels"),
     .type        = TL_PARAM_DOUBLE,
     .min         = 0.0,
     .max         = 500.0,
@@ -154,9 +156,9 @@ static const gchar *const tl_blur_kernels[] = { "tl_gaussian_h", "tl_gaussian_v"
 const TlFilter tl_filter_gaussian_blur =
 {
   .name        = "gaussian-blur",
-  .label       = "Gaussian Blur",
-  .description = "Separable Gaussian blur in linear light, clamp-to-edge "
-                 "borders",
+  .label       = N_("Gaussian Blur"),
+  .description = N_("Separable Gaussian blur in linear light, clamp-to-edge "
+                    "borders"),
   .format      = "RaGaBaA float",
   .default_pixels_per_item = 1,
   .params      = tl_blur_params,

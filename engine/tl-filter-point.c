@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "tl-error.h"
 #include "tl-filter.h"
 #include "tl-run.h"
@@ -111,8 +113,8 @@ static const gchar *const tl_point_color_matrix_kernels[] = { "tl_color_matrix",
 const TlFilter tl_filter_invert =
 {
   .name        = "invert",
-  .label       = "Invert",
-  .description = "Perceptual invert: 1 - v on R'G'B', alpha kept",
+  .label       = N_("Invert"),
+  .description = N_("Perceptual invert: 1 - v on R'G'B', alpha kept"),
   .format      = "R'G'B'A float",
   .default_pixels_per_item = 1,
   .params      = NULL,
@@ -127,9 +129,9 @@ static const TlParamSpec tl_point_color_matrix_params[] =
 {
   {
     .name        = "matrix",
-    .label       = "Matrix",
-    .description = "Row-major 4x4 matrix on linear RGBA (16 numbers), or "
-                   "4x5 with an offset column (20 numbers)",
+    .label       = N_("Matrix"),
+    .description = N_("Row-major 4x4 matrix on linear RGBA (16 numbers), or "
+                      "4x5 with an offset column (20 numbers)"),
     .type        = TL_PARAM_VECTOR,
     .min         = -100.0,
     .max         = 100.0,
@@ -151,7 +153,7 @@ tl_point_color_matrix_check (const TlFilter *filter,
   if (values[0].n != 16 && values[0].n != 20)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                   "color-matrix: matrix takes 16 or 20 numbers, not %u",
+                   _("color-matrix: matrix takes 16 or 20 numbers, not %u"),
                    values[0].n);
       return FALSE;
     }
@@ -161,9 +163,9 @@ tl_point_color_matrix_check (const TlFilter *filter,
 const TlFilter tl_filter_color_matrix =
 {
   .name        = "color-matrix",
-  .label       = "Color Matrix",
-  .description = "Multiply each linear RGBA pixel by a 4x4 matrix, plus an "
-                 "optional offset",
+  .label       = N_("Color Matrix"),
+  .description = N_("Multiply each linear RGBA pixel by a 4x4 matrix, plus an "
+                    "optional offset"),
   .format      = "RGBA float",
   .default_pixels_per_item = 1,
   .params      = tl_point_color_matrix_params,

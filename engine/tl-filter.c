@@ -7,6 +7,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "tl-error.h"
 #include "tl-filter.h"
 
@@ -43,7 +45,7 @@ tl_filter_lookup (const gchar *name,
     }
 
   g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-               "unknown filter '%s' (filters: %s)", name, known->str);
+               _("unknown filter '%s' (filters: %s)"), name, known->str);
   return NULL;
 }
 
@@ -95,7 +97,7 @@ tl_filter_check_number (const TlFilter    *filter,
   if (! isfinite (value) || value < spec->min || value > spec->max)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                   "%s: %s = %g is out of range [%g, %g]",
+                   _("%s: %s = %g is out of range [%g, %g]"),
                    filter->name, spec->name, value, spec->min, spec->max);
       return FALSE;
     }
@@ -128,9 +130,12 @@ tl_filter_set_value (const TlFilter *filter,
       for (i = 0; i < filter->n_params; i++)
         g_string_append_printf (known, "%s%s", i ? ", " : "",
                                 filter->params[i].name);
+      /* TRANSLATORS: the last %s lists the filter's parameters, or is
+       * "none".
+       */
       g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                   "%s has no parameter '%s' (parameters: %s)", filter->name,
-                   name, filter->n_params ? known->str : "none");
+                   _("%s has no parameter '%s' (parameters: %s)"), filter->name,
+                   name, filter->n_params ? known->str : _("none"));
       return FALSE;
     }
 
@@ -147,7 +152,7 @@ tl_filter_set_value (const TlFilter *filter,
       if (*end != '\0' || end == parts[i])
         {
           g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                       "%s: %s: '%s' is not a number", filter->name,
+                       _("%s: %s: '%s' is not a number"), filter->name,
                        spec->name, parts[i]);
           return FALSE;
         }
@@ -163,18 +168,33 @@ tl_filter_set_value (const TlFilter *filter,
 
   if (value.n < spec->n_min || value.n > spec->n_max)
     {
-      if (spec->n_min == spec->n_max)
+      /* TRANSLATORS: FILTER: PARAMETER takes N numbers, not M (or "not
+       * more than M" where more were given).
+       */
+      if (spec->n_min == spec->n_max && value.n > spec->n_max)
         g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                     "%s: %s takes %u number%s, not %s%u", filter->name,
-                     spec->name, spec->n_min, spec->n_min == 1 ? "" : "s",
-                     value.n > spec->n_max ? "more than " : "",
-                     MIN (value.n, spec->n_max));
+                     g_dngettext (GETTEXT_PACKAGE,
+                                  "%s: %s takes %u number, not more than %u",
+                                  "%s: %s takes %u numbers, not more than %u",
+                                  spec->n_min),
+                     filter->name, spec->name, spec->n_min, spec->n_max);
+      else if (spec->n_min == spec->n_max)
+        g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                     g_dngettext (GETTEXT_PACKAGE,
+                                  "%s: %s takes %u number, not %u",
+                                  "%s: %s takes %u numbers, not %u",
+                                  spec->n_min),
+                     filter->name, spec->name, spec->n_min, value.n);
+      else if (value.n > spec->n_max)
+        g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                     _("%s: %s takes %u or %u numbers, not more than %u"),
+                     filter->name, spec->name, spec->n_min, spec->n_max,
+                     spec->n_max);
       else
         g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                     "%s: %s takes %u or %u numbers, not %s%u", filter->name,
-                     spec->name, spec->n_min, spec->n_max,
-                     value.n > spec->n_max ? "more than " : "",
-                     MIN (value.n, spec->n_max));
+                     _("%s: %s takes %u or %u numbers, not %u"),
+                     filter->name, spec->name, spec->n_min, spec->n_max,
+                     value.n);
       return FALSE;
     }
 
@@ -198,7 +218,7 @@ tl_filter_parse_assignment (const TlFilter *filter,
   if (equals == NULL || equals == assignment)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                   "bad parameter setting '%s' (expected NAME=VALUE)",
+                   _("bad parameter setting '%s' (expected NAME=VALUE)"),
                    assignment);
       return FALSE;
     }
@@ -226,7 +246,10 @@ tl_filter_check_values (const TlFilter *filter,
       if (values[i].n < spec->n_min || values[i].n > spec->n_max)
         {
           g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                       "%s: %s has %u numbers, expected %u to %u",
+                       g_dngettext (GETTEXT_PACKAGE,
+                                    "%s: %s has %u number, expected %u to %u",
+                                    "%s: %s has %u numbers, expected %u to %u",
+                                    values[i].n),
                        filter->name, spec->name, values[i].n, spec->n_min,
                        spec->n_max);
           return FALSE;

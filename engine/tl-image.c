@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -14,6 +15,8 @@
 #include <gio/gio.h>
 #include <gegl.h>
 #include <gegl-plugin.h>   /* gegl_operation_get_format () */
+
+#include <glib/gi18n-lib.h>
 
 #include "tl-error.h"
 #include "tl-image.h"
@@ -282,7 +285,7 @@ tl_image_check_png (const gchar *path,
       memcmp (header, signature, 8) != 0)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_IO,
-                   "cannot load '%s': not a PNG file (no PNG signature)",
+                   _("cannot load '%s': not a PNG file (no PNG signature)"),
                    path);
       goto out;
     }
@@ -299,8 +302,8 @@ tl_image_check_png (const gchar *path,
       if (offset + 12 > size)
         {
           g_set_error (error, TL_ERROR, TL_ERROR_IO,
-                       "cannot load '%s': truncated PNG file (it ends at "
-                       "byte %" G_GOFFSET_FORMAT " without an IEND chunk)",
+                       _("cannot load '%s': truncated PNG file (it ends at "
+                         "byte %" PRId64 " without an IEND chunk)"),
                        path, size);
           goto out;
         }
@@ -320,17 +323,17 @@ tl_image_check_png (const gchar *path,
           (first && strcmp (type, "IHDR") != 0))
         {
           g_set_error (error, TL_ERROR, TL_ERROR_IO,
-                       "cannot load '%s': damaged PNG file (bad chunk at "
-                       "byte %" G_GOFFSET_FORMAT ")", path, offset);
+                       _("cannot load '%s': damaged PNG file (bad chunk at "
+                         "byte %" PRId64 ")"), path, offset);
           goto out;
         }
 
       if (offset + 12 + length > size)
         {
           g_set_error (error, TL_ERROR, TL_ERROR_IO,
-                       "cannot load '%s': truncated PNG file (its %s chunk "
-                       "at byte %" G_GOFFSET_FORMAT " needs %u bytes, only "
-                       "%" G_GOFFSET_FORMAT " are left)",
+                       _("cannot load '%s': truncated PNG file (its %s chunk "
+                         "at byte %" PRId64 " needs %u bytes, only "
+                         "%" PRId64 " are left)"),
                        path, type, offset, length + 12, size - offset);
           goto out;
         }
@@ -357,8 +360,8 @@ tl_image_check_png (const gchar *path,
       if ((crc ^ 0xffffffffu) != tl_image_read_be32 (header))
         {
           g_set_error (error, TL_ERROR, TL_ERROR_IO,
-                       "cannot load '%s': damaged PNG file (CRC error in its "
-                       "%s chunk at byte %" G_GOFFSET_FORMAT ")",
+                       _("cannot load '%s': damaged PNG file (CRC error in its "
+                         "%s chunk at byte %" PRId64 ")"),
                        path, type, offset);
           goto out;
         }
@@ -375,7 +378,7 @@ tl_image_check_png (const gchar *path,
 
 read_error:
   g_set_error (error, TL_ERROR, TL_ERROR_IO,
-               "cannot load '%s': read error: %s", path, g_strerror (errno));
+               _("cannot load '%s': read error: %s"), path, g_strerror (errno));
 
 out:
   g_free (block);
@@ -411,7 +414,7 @@ tl_image_check_jpeg (const gchar *path,
       marker[0] != 0xff || marker[1] != 0xd8 || marker[2] != 0xff)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_IO,
-                   "cannot load '%s': not a JPEG file (no JPEG signature)",
+                   _("cannot load '%s': not a JPEG file (no JPEG signature)"),
                    path);
       return FALSE;
     }
@@ -423,8 +426,8 @@ tl_image_check_jpeg (const gchar *path,
       if (offset + 4 > size || ! tl_image_read_at (fd, offset, marker, 4))
         {
           g_set_error (error, TL_ERROR, TL_ERROR_IO,
-                       "cannot load '%s': truncated JPEG file (it ends in "
-                       "its headers, at byte %" G_GOFFSET_FORMAT ")",
+                       _("cannot load '%s': truncated JPEG file (it ends in "
+                         "its headers, at byte %" PRId64 ")"),
                        path, size);
           return FALSE;
         }
@@ -440,8 +443,8 @@ tl_image_check_jpeg (const gchar *path,
           ! tl_image_jpeg_marker_known (marker[1]))
         {
           g_set_error (error, TL_ERROR, TL_ERROR_IO,
-                       "cannot load '%s': damaged JPEG file (bad marker at "
-                       "byte %" G_GOFFSET_FORMAT ")", path, offset);
+                       _("cannot load '%s': damaged JPEG file (bad marker at "
+                         "byte %" PRId64 ")"), path, offset);
           return FALSE;
         }
 
@@ -456,8 +459,8 @@ tl_image_check_jpeg (const gchar *path,
       if (length < 2 || offset + 2 + length > size)
         {
           g_set_error (error, TL_ERROR, TL_ERROR_IO,
-                       "cannot load '%s': truncated JPEG file (a segment at "
-                       "byte %" G_GOFFSET_FORMAT " runs past its end)",
+                       _("cannot load '%s': truncated JPEG file (a segment at "
+                         "byte %" PRId64 " runs past its end)"),
                        path, offset);
           return FALSE;
         }
@@ -482,7 +485,7 @@ tl_image_check_jpeg (const gchar *path,
       if (! tl_image_read_at (fd, offset, block, n))
         {
           g_set_error (error, TL_ERROR, TL_ERROR_IO,
-                       "cannot load '%s': read error: %s",
+                       _("cannot load '%s': read error: %s"),
                        path, g_strerror (errno));
           g_free (block);
           return FALSE;
@@ -506,8 +509,8 @@ tl_image_check_jpeg (const gchar *path,
               ! tl_image_jpeg_marker_known (block[i]))
             {
               g_set_error (error, TL_ERROR, TL_ERROR_IO,
-                           "cannot load '%s': damaged JPEG file (bad marker "
-                           "at byte %" G_GOFFSET_FORMAT ")",
+                           _("cannot load '%s': damaged JPEG file (bad marker "
+                             "at byte %" PRId64 ")"),
                            path, offset + (goffset) i - 1);
               g_free (block);
               return FALSE;
@@ -521,8 +524,8 @@ tl_image_check_jpeg (const gchar *path,
 
   g_free (block);
   g_set_error (error, TL_ERROR, TL_ERROR_IO,
-               "cannot load '%s': truncated JPEG file (no end-of-image "
-               "marker)", path);
+               _("cannot load '%s': truncated JPEG file (no end-of-image "
+                 "marker)"), path);
   return FALSE;
 }
 
@@ -545,14 +548,14 @@ tl_image_probe (const gchar  *path,
   if (g_stat (path, &st) != 0)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_IO,
-                   "cannot load '%s': %s", path, g_strerror (errno));
+                   _("cannot load '%s': %s"), path, g_strerror (errno));
       return NULL;
     }
 
   if (S_ISDIR (st.st_mode))
     {
       g_set_error (error, TL_ERROR, TL_ERROR_IO,
-                   "cannot load '%s': it is a directory, not an image file",
+                   _("cannot load '%s': it is a directory, not an image file"),
                    path);
       return NULL;
     }
@@ -560,7 +563,7 @@ tl_image_probe (const gchar  *path,
   if (! S_ISREG (st.st_mode))
     {
       g_set_error (error, TL_ERROR, TL_ERROR_IO,
-                   "cannot load '%s': not a regular file", path);
+                   _("cannot load '%s': not a regular file"), path);
       return NULL;
     }
 
@@ -568,14 +571,14 @@ tl_image_probe (const gchar  *path,
   if (fd < 0)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_IO,
-                   "cannot load '%s': %s", path, g_strerror (errno));
+                   _("cannot load '%s': %s"), path, g_strerror (errno));
       return NULL;
     }
 
   if (st.st_size == 0)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_IO,
-                   "cannot load '%s': the file is empty", path);
+                   _("cannot load '%s': the file is empty"), path);
       g_close (fd, NULL);
       return NULL;
     }
@@ -587,8 +590,8 @@ tl_image_probe (const gchar  *path,
   if (n <= 0)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_IO,
-                   "cannot load '%s': read error: %s", path,
-                   n < 0 ? g_strerror (errno) : "no data");
+                   _("cannot load '%s': read error: %s"), path,
+                   n < 0 ? g_strerror (errno) : _("no data"));
       g_close (fd, NULL);
       return NULL;
     }
@@ -613,15 +616,15 @@ tl_image_probe (const gchar  *path,
       if (g_content_type_is_unknown (content_type))
         {
           g_set_error (error, TL_ERROR, TL_ERROR_IO,
-                       "cannot load '%s': not a recognised image file", path);
+                       _("cannot load '%s': not a recognised image file"), path);
         }
       else
         {
           gchar *description = g_content_type_get_description (content_type);
 
           g_set_error (error, TL_ERROR, TL_ERROR_IO,
-                       "cannot load '%s': not an image file ThreadLens can "
-                       "read (it looks like: %s)", path, description);
+                       _("cannot load '%s': not an image file ThreadLens can "
+                         "read (it looks like: %s)"), path, description);
           g_free (description);
         }
       g_free (content_type);
@@ -633,8 +636,8 @@ tl_image_probe (const gchar  *path,
   if (! gegl_has_operation (type->loader))
     {
       g_set_error (error, TL_ERROR, TL_ERROR_IO,
-                   "cannot load '%s': GEGL has no %s operation to read %s "
-                   "files", path, type->loader, type->mime_type);
+                   _("cannot load '%s': GEGL has no %s operation to read %s "
+                     "files"), path, type->loader, type->mime_type);
       g_close (fd, NULL);
       return NULL;
     }
@@ -711,8 +714,8 @@ tl_image_init_gegl (GError **error)
     if (! gegl_has_operation (tl_image_required_ops[i]))
       {
         g_set_error (error, TL_ERROR, TL_ERROR_IO,
-                     "GEGL operation '%s' is missing: GEGL's plug-ins are "
-                     "not installed or GEGL_PATH is wrong",
+                     _("GEGL operation '%s' is missing: GEGL's plug-ins are "
+                       "not installed or GEGL_PATH is wrong"),
                      tl_image_required_ops[i]);
         return FALSE;
       }
@@ -773,9 +776,9 @@ tl_image_load (const gchar  *path,
   if (problem || ! buffer)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_IO,
-                   "cannot load '%s': %s could not decode it (%s)",
+                   _("cannot load '%s': %s could not decode it (%s)"),
                    path, type->loader,
-                   problem ? problem : "no image data");
+                   problem ? problem : _("no image data"));
       g_free (problem);
       g_clear_object (&buffer);
       return NULL;
@@ -815,8 +818,8 @@ tl_image_save (TlImage      *image,
   if (! extension)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                   "cannot save '%s': the name has no extension to choose "
-                   "an image format by (e.g. .png, .tif)", path);
+                   _("cannot save '%s': the name has no extension to choose "
+                     "an image format by (e.g. .png, .tif)"), path);
       return FALSE;
     }
 
@@ -824,16 +827,16 @@ tl_image_save (TlImage      *image,
   if (! type)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                   "cannot save '%s': unknown image file extension '%s' "
-                   "(e.g. .png, .tif, .jpg, .exr)", path, extension);
+                   _("cannot save '%s': unknown image file extension '%s' "
+                     "(e.g. .png, .tif, .jpg, .exr)"), path, extension);
       return FALSE;
     }
 
   if (! gegl_has_operation (type->saver))
     {
       g_set_error (error, TL_ERROR, TL_ERROR_IO,
-                   "cannot save '%s': GEGL has no %s operation to write "
-                   "'%s' files", path, type->saver, extension);
+                   _("cannot save '%s': GEGL has no %s operation to write "
+                     "'%s' files"), path, type->saver, extension);
       return FALSE;
     }
 
@@ -841,7 +844,7 @@ tl_image_save (TlImage      *image,
   if (! g_file_test (dirname, G_FILE_TEST_IS_DIR))
     {
       g_set_error (error, TL_ERROR, TL_ERROR_IO,
-                   "cannot save '%s': directory '%s' does not exist",
+                   _("cannot save '%s': directory '%s' does not exist"),
                    path, dirname);
       g_free (dirname);
       return FALSE;
@@ -850,7 +853,7 @@ tl_image_save (TlImage      *image,
   if (g_file_test (path, G_FILE_TEST_IS_DIR))
     {
       g_set_error (error, TL_ERROR, TL_ERROR_IO,
-                   "cannot save '%s': it is a directory", path);
+                   _("cannot save '%s': it is a directory"), path);
       g_free (dirname);
       return FALSE;
     }
@@ -871,7 +874,7 @@ tl_image_save (TlImage      *image,
   if (fd < 0)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_IO,
-                   "cannot save '%s': cannot create a file in '%s': %s",
+                   _("cannot save '%s': cannot create a file in '%s': %s"),
                    path, dirname, g_strerror (errno));
       g_free (temp_path);
       g_free (dirname);
@@ -900,7 +903,7 @@ tl_image_save (TlImage      *image,
 
   /* Some savers fail silently; an empty file is never an image. */
   if (! problem && (g_stat (temp_path, &st) != 0 || st.st_size == 0))
-    problem = g_strdup_printf ("%s wrote no data", type->saver);
+    problem = g_strdup_printf (_("%s wrote no data"), type->saver);
 
   if (! problem && g_rename (temp_path, path) != 0)
     problem = g_strdup (g_strerror (errno));
@@ -909,7 +912,7 @@ tl_image_save (TlImage      *image,
     {
       g_unlink (temp_path);
       g_set_error (error, TL_ERROR, TL_ERROR_IO,
-                   "cannot save '%s': %s", path, problem);
+                   _("cannot save '%s': %s"), path, problem);
       g_free (problem);
       g_free (temp_path);
       return FALSE;

@@ -4,9 +4,11 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
 #include <json-glib/json-glib.h>
 
 #include "tl-error.h"
@@ -103,8 +105,8 @@ tl_overlay_mode_from_string (const gchar   *text,
       }
 
   g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-               "unknown overlay mode '%s' (expected work-group, simd-group, "
-               "lane, launch-order or compute-unit)", text);
+               _("unknown overlay mode '%s' (expected work-group, simd-group, "
+                 "lane, launch-order or compute-unit)"), text);
   return FALSE;
 }
 
@@ -133,7 +135,7 @@ tl_overlay_style_from_string (const gchar    *text,
       }
 
   g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-               "unknown overlay style '%s' (expected tint or checkerboard)",
+               _("unknown overlay style '%s' (expected tint or checkerboard)"),
                text);
   return FALSE;
 }
@@ -247,7 +249,7 @@ tl_overlay_read (TlRun       *run,
                                 buffer, CL_TRUE, 0, size, data, 0, NULL, NULL);
   if (status != CL_SUCCESS)
     {
-      tl_cl_set_error (error, status, "reading the thread map from the device");
+      tl_cl_set_error (error, status, _("reading the thread map from the device"));
       return FALSE;
     }
   return TRUE;
@@ -268,8 +270,8 @@ tl_overlay_check (const TlOverlayMap *map,
   if (tickets != plan->group_count)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_OPENCL,
-                   "the overlay kernel ran %u work-groups, the plan has "
-                   "%" G_GUINT64_FORMAT, tickets, plan->group_count);
+                   _("the overlay kernel ran %u work-groups, the plan has "
+                     "%" PRIu64), tickets, plan->group_count);
       return FALSE;
     }
 
@@ -277,8 +279,8 @@ tl_overlay_check (const TlOverlayMap *map,
     if (map->groups[i * TL_OVERLAY_GROUP_WORDS + 2] >= plan->group_count)
       {
         g_set_error (error, TL_ERROR, TL_ERROR_OPENCL,
-                     "the overlay kernel left work-group %" G_GSIZE_FORMAT
-                     " of the launch order unrecorded", i);
+                     _("the overlay kernel left work-group %zu of the launch "
+                       "order unrecorded"), i);
         return FALSE;
       }
 
@@ -286,8 +288,8 @@ tl_overlay_check (const TlOverlayMap *map,
     if (map->pixels[i * TL_OVERLAY_PIXEL_WORDS] >= plan->group_count)
       {
         g_set_error (error, TL_ERROR, TL_ERROR_OPENCL,
-                     "the overlay kernel left pixel %" G_GSIZE_FORMAT ",%"
-                     G_GSIZE_FORMAT " unwritten", i % plan->width,
+                     _("the overlay kernel left pixel %zu,%zu unwritten"),
+                     i % plan->width,
                      i / plan->width);
         return FALSE;
       }
@@ -320,9 +322,9 @@ tl_overlay_run (TlContext     *context,
   if (plan->local[0] == 0 || plan->local[1] == 0)
     {
       g_set_error_literal (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                           "the overlay needs an explicit work-group shape: "
-                           "with the driver's shape the groups are unknown "
-                           "to ThreadLens");
+                           _("the overlay needs an explicit work-group shape: "
+                             "with the driver's shape the groups are unknown "
+                             "to ThreadLens"));
       return NULL;
     }
 
@@ -335,9 +337,9 @@ tl_overlay_run (TlContext     *context,
   if ((guint64) plan->local[0] * plan->local[1] > limits.max_group_size)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
-                   "work-group shape %ux%u has %u work-items, over the "
-                   "overlay kernel's maximum work-group size M = %u "
-                   "(CL_KERNEL_WORK_GROUP_SIZE)", plan->local[0],
+                   _("work-group shape %ux%u has %u work-items, over the "
+                     "overlay kernel's maximum work-group size M = %u "
+                     "(CL_KERNEL_WORK_GROUP_SIZE)"), plan->local[0],
                    plan->local[1], plan->local[0] * plan->local[1],
                    limits.max_group_size);
       return NULL;
@@ -666,31 +668,31 @@ tl_overlay_check_mode (const TlOverlayMap *map,
   if (! (opacity >= 0.0 && opacity <= 1.0))
     {
       g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                   "overlay opacity %g is outside 0 to 1", opacity);
+                   _("overlay opacity %g is outside 0 to 1"), opacity);
       return FALSE;
     }
   if (style == TL_OVERLAY_CHECKERBOARD && mode > TL_OVERLAY_LANE)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                   "the checkerboard style shows work-groups, SIMD groups "
-                   "or lanes, not %s: use the tint style",
+                   _("the checkerboard style shows work-groups, SIMD groups "
+                     "or lanes, not %s: use the tint style"),
                    tl_overlay_mode_to_string (mode));
       return FALSE;
     }
   if (mode == TL_OVERLAY_LAUNCH_ORDER && ! map->measured)
     {
       g_set_error_literal (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                           "the launch order is known only from a run on a "
-                           "device, not from the planner's model");
+                           _("the launch order is known only from a run on a "
+                             "device, not from the planner's model"));
       return FALSE;
     }
   if (mode == TL_OVERLAY_COMPUTE_UNIT &&
       tl_overlay_map_count_compute_units (map) == 0)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                   "%s does not say which compute unit ran a work-group "
-                   "(only NVIDIA's does, through PTX %%smid)",
-                   map->device ? map->device : "the planner's model");
+                   _("%s does not say which compute unit ran a work-group "
+                     "(only NVIDIA's does, through PTX %%smid)"),
+                   map->device ? map->device : _("the planner's model"));
       return FALSE;
     }
   return TRUE;
@@ -1083,8 +1085,8 @@ tl_overlay_map_save_json (const TlOverlayMap *map,
 
   if (! g_file_set_contents (path, text->str, text->len, &local))
     {
-      g_set_error (error, TL_ERROR, TL_ERROR_IO, "writing the thread map to "
-                   "%s: %s", path, local->message);
+      g_set_error (error, TL_ERROR, TL_ERROR_IO,
+                   _("writing the thread map to %s: %s"), path, local->message);
       return FALSE;
     }
   return TRUE;

@@ -4,8 +4,11 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <glib/gi18n-lib.h>
 
 #include "tl-error.h"
 #include "tl-plan.h"
@@ -61,8 +64,8 @@ tl_mode_from_string (const gchar *text,
       }
 
   g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-               "unknown dispatch mode '%s' (expected uniform, non-uniform "
-               "or emulated)", text);
+               _("unknown dispatch mode '%s' (expected uniform, non-uniform "
+                 "or emulated)"), text);
   return FALSE;
 }
 
@@ -106,15 +109,15 @@ tl_shape_from_string (const gchar *text,
   if (w == 0 || h == 0)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                   "work-group shape '%s' is empty: both sides must be at "
-                   "least 1", text);
+                   _("work-group shape '%s' is empty: both sides must be at "
+                     "least 1"), text);
       return FALSE;
     }
   if (w > G_MAXUINT16 || h > G_MAXUINT16)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
-                   "work-group shape '%s' is larger than any OpenCL device "
-                   "allows (at most 65535 on a side)", text);
+                   _("work-group shape '%s' is larger than any OpenCL device "
+                     "allows (at most 65535 on a side)"), text);
       return FALSE;
     }
 
@@ -125,8 +128,8 @@ tl_shape_from_string (const gchar *text,
 
  bad:
   g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-               "bad work-group shape '%s' (expected auto, seed, driver or "
-               "WxH, e.g. 32x8)", text);
+               _("bad work-group shape '%s' (expected auto, seed, driver or "
+                 "WxH, e.g. 32x8)"), text);
   return FALSE;
 }
 
@@ -183,13 +186,16 @@ tl_plan_pick_shape (const TlLimits *limits,
     {
       w = choice->shape[0];
       h = choice->shape[1];
-      plan->shape_rule = "custom shape";
+      /* The rules are the JSON's "shape_rule" values: marked here,
+       * translated where they are shown as text.
+       */
+      plan->shape_rule = N_("custom shape");
 
       if (w == 0 || h == 0)
         {
           g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                       "work-group shape %ux%u is empty: both sides must be "
-                       "at least 1", w, h);
+                       _("work-group shape %ux%u is empty: both sides must be "
+                         "at least 1"), w, h);
           return FALSE;
         }
     }
@@ -199,13 +205,13 @@ tl_plan_pick_shape (const TlLimits *limits,
       w = MIN (limits->simd_width, limits->max_group_size);
       h = MAX (1, limits->max_group_size / w);
       plan->shape_rule = (choice->shape_kind == TL_SHAPE_AUTO ?
-                          "auto: seed rule w = P, h = M / P" :
-                          "seed rule w = P, h = M / P");
+                          N_("auto: seed rule w = P, h = M / P") :
+                          N_("seed rule w = P, h = M / P"));
       if (limits->max_item_size[1] && h > limits->max_item_size[1])
         {
           h = limits->max_item_size[1];
-          plan->shape_rule = "seed rule w = P, h = M / P, h cut to the "
-                             "device's limit in y";
+          plan->shape_rule = N_("seed rule w = P, h = M / P, h cut to the "
+                                "device's limit in y");
         }
     }
 
@@ -213,25 +219,25 @@ tl_plan_pick_shape (const TlLimits *limits,
   if (size > limits->max_group_size)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
-                   "work-group shape %ux%u has %" G_GUINT64_FORMAT
-                   " work-items, over the kernel's maximum work-group size "
-                   "M = %u (CL_KERNEL_WORK_GROUP_SIZE)",
+                   _("work-group shape %ux%u has %" PRIu64 " work-items, "
+                     "over the kernel's maximum work-group size M = %u "
+                     "(CL_KERNEL_WORK_GROUP_SIZE)"),
                    w, h, size, limits->max_group_size);
       return FALSE;
     }
   if (limits->max_item_size[0] && w > limits->max_item_size[0])
     {
       g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
-                   "work-group width %u is over the device's limit of %u "
-                   "work-items in x (CL_DEVICE_MAX_WORK_ITEM_SIZES)",
+                   _("work-group width %u is over the device's limit of %u "
+                     "work-items in x (CL_DEVICE_MAX_WORK_ITEM_SIZES)"),
                    w, limits->max_item_size[0]);
       return FALSE;
     }
   if (limits->max_item_size[1] && h > limits->max_item_size[1])
     {
       g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
-                   "work-group height %u is over the device's limit of %u "
-                   "work-items in y (CL_DEVICE_MAX_WORK_ITEM_SIZES)",
+                   _("work-group height %u is over the device's limit of %u "
+                     "work-items in y (CL_DEVICE_MAX_WORK_ITEM_SIZES)"),
                    h, limits->max_item_size[1]);
       return FALSE;
     }
@@ -240,9 +246,9 @@ tl_plan_pick_shape (const TlLimits *limits,
       limits->local_mem_size)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
-                   "work-group shape %ux%u needs %" G_GUINT64_FORMAT
-                   " bytes of local memory, over the device's "
-                   "%" G_GUINT64_FORMAT " (CL_DEVICE_LOCAL_MEM_SIZE)",
+                   _("work-group shape %ux%u needs %" PRIu64 " bytes of "
+                     "local memory, over the device's %" PRIu64
+                     " (CL_DEVICE_LOCAL_MEM_SIZE)"),
                    w, h,
                    limits->kernel_local_mem + size * limits->local_mem_per_item,
                    limits->local_mem_size);
@@ -297,8 +303,8 @@ tl_plan_driver (const TlChoice *choice,
   if (choice->swizzle)
     {
       g_set_error_literal (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                           "the driver's shape cannot be swizzled: the "
-                           "work-group size is unknown to ThreadLens");
+                           _("the driver's shape cannot be swizzled: the "
+                             "work-group size is unknown to ThreadLens"));
       return FALSE;
     }
 
@@ -310,7 +316,7 @@ tl_plan_driver (const TlChoice *choice,
   plan->threads         = (guint64) plan->items[0] * plan->items[1];
   plan->pixels          = (guint64) width * height;
   plan->mode            = choice->mode;
-  plan->shape_rule      = "driver's choice (local size NULL)";
+  plan->shape_rule      = N_("driver's choice (local size NULL)");
   plan->n_launches      = 1;
   launch->global[0]     = plan->items[0];
   launch->global[1]     = plan->items[1];
@@ -338,13 +344,13 @@ tl_plan_compute (const TlLimits *limits,
   if (width == 0 || height == 0)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                   "the region %ux%u is empty", width, height);
+                   _("the region %ux%u is empty"), width, height);
       return FALSE;
     }
   if (choice->pixels_per_item == 0)
     {
       g_set_error_literal (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                           "pixels per work-item must be at least 1");
+                           _("pixels per work-item must be at least 1"));
       return FALSE;
     }
 
@@ -419,15 +425,18 @@ tl_plan_describe_mode (const TlPlan *plan)
 
   switch (plan->mode)
     {
+    /* The JSON's "mode" values: marked here, translated where they are
+     * shown as text.
+     */
     case TL_MODE_UNIFORM:
-      return g_strdup ("uniform");
+      return g_strdup (N_("uniform"));
     case TL_MODE_NON_UNIFORM:
       return g_strdup (plan->emulated ?
-                       "non-uniform (emulated: the device has no native "
-                       "non-uniform work-groups)" :
-                       "non-uniform (native)");
+                       N_("non-uniform (emulated: the device has no native "
+                          "non-uniform work-groups)") :
+                       N_("non-uniform (native)"));
     case TL_MODE_EMULATED:
-      return g_strdup ("emulated (forced)");
+      return g_strdup (N_("emulated (forced)"));
     }
   g_return_val_if_reached (NULL);
 }

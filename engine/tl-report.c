@@ -4,6 +4,10 @@
 
 #include "config.h"
 
+#include <inttypes.h>
+
+#include <glib/gi18n-lib.h>
+
 #include "tl-report.h"
 
 static JsonNode *
@@ -93,31 +97,36 @@ tl_report_plan_text (const TlPlan   *plan,
   g_autofree gchar *mode = tl_plan_describe_mode (plan);
   guint             i;
 
-  g_string_append_printf (text, "region        %u x %u pixels, %u per work-item\n",
+  /* TRANSLATORS: the plan report, a line each, with the values lined up
+   * in one column on every line (column 15 in English; a Chinese or
+   * Japanese character takes two columns).  P and M are the kernel's
+   * preferred work-group size multiple and its maximum work-group size.
+   */
+  g_string_append_printf (text, _("region        %u x %u pixels, %u per work-item\n"),
                           plan->width, plan->height, plan->pixels_per_item);
-  g_string_append_printf (text, "limits        P = %u, M = %u\n",
+  g_string_append_printf (text, _("limits        P = %u, M = %u\n"),
                           limits->simd_width, limits->max_group_size);
-  g_string_append_printf (text, "work-group    %u x %u (%s)\n",
-                          plan->local[0], plan->local[1], plan->shape_rule);
-  g_string_append_printf (text, "groups        %u x %u = %" G_GUINT64_FORMAT "\n",
+  /* TRANSLATORS: the last %s is the rule that chose the shape. */
+  g_string_append_printf (text, _("work-group    %u x %u (%s)\n"),
+                          plan->local[0], plan->local[1], _(plan->shape_rule));
+  g_string_append_printf (text, _("groups        %u x %u = %" PRIu64 "\n"),
                           plan->groups[0], plan->groups[1], plan->group_count);
-  g_string_append_printf (text, "threads       %" G_GUINT64_FORMAT
-                          ", idle %" G_GUINT64_FORMAT " (%.2f%%)\n",
+  g_string_append_printf (text, _("threads       %" PRIu64 ", idle %" PRIu64 " (%.2f%%)\n"),
                           plan->threads, plan->idle_threads,
                           plan->threads ? 100.0 * plan->idle_threads / plan->threads : 0.0);
-  g_string_append_printf (text, "mode          %s\n", mode);
+  g_string_append_printf (text, _("mode          %s\n"), _(mode));
   if (plan->swizzle)
-    g_string_append_printf (text, "swizzle       tiles %u groups wide over "
-                            "%u x %u groups\n", plan->swizzle,
+    g_string_append_printf (text, _("swizzle       tiles %u groups wide over "
+                                    "%u x %u groups\n"), plan->swizzle,
                             plan->swizzle_grid[0], plan->swizzle_grid[1]);
   else
-    g_string_append (text, "swizzle       off\n");
+    g_string_append (text, _("swizzle       off\n"));
   for (i = 0; i < plan->n_launches; i++)
     {
       const TlLaunch *launch = &plan->launches[i];
 
-      g_string_append_printf (text, "launch %u      offset %zu,%zu  global "
-                              "%zux%zu  local %zux%zu  group base %u,%u\n",
+      g_string_append_printf (text, _("launch %u      offset %zu,%zu  global "
+                                      "%zux%zu  local %zux%zu  group base %u,%u\n"),
                               i + 1, launch->offset[0], launch->offset[1],
                               launch->global[0], launch->global[1],
                               launch->local[0], launch->local[1],
@@ -200,25 +209,31 @@ tl_report_device_text (const TlDevice *device,
   g_string_append_printf (text, "%u: %s [%s, %s]\n", device->index,
                           device->name, tl_cl_device_type_name (device->type),
                           device->platform_name);
-  g_string_append_printf (text, "   %s, %s, driver %s\n", device->version,
+  /* TRANSLATORS: "driver" is followed by the driver's version. */
+  g_string_append_printf (text, _("   %s, %s, driver %s\n"), device->version,
                           device->c_version, device->driver_version);
   if (kernel_limits)
-    g_string_append_printf (text, "   P = %u, M = %u (for the invert kernel)\n",
+    g_string_append_printf (text, _("   P = %u, M = %u (for the invert kernel)\n"),
                             kernel_limits->simd_width,
                             kernel_limits->max_group_size);
-  g_string_append_printf (text, "   %u compute units, work-group up to %zu, "
-                          "items up to %zux%zux%zu\n",
+  g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE,
+                                             "   %u compute unit, work-group up to %zu, "
+                                             "items up to %zux%zux%zu\n",
+                                             "   %u compute units, work-group up to %zu, "
+                                             "items up to %zux%zux%zu\n",
+                                             device->compute_units),
                           device->compute_units, device->max_group_size,
                           device->max_item_size[0], device->max_item_size[1],
                           device->max_item_size[2]);
-  g_string_append_printf (text, "   local memory %" G_GUINT64_FORMAT " KiB, "
-                          "global %" G_GUINT64_FORMAT " MiB\n",
+  g_string_append_printf (text, _("   local memory %" PRIu64 " KiB, "
+                                  "global %" PRIu64 " MiB\n"),
                           device->local_mem_size / 1024,
                           device->global_mem_size / 1048576);
-  g_string_append_printf (text, "   non-uniform work-groups: %s; sub-groups: %s\n",
-                          device->non_uniform ? "yes" : "no (emulated)",
+  /* TRANSLATORS: each %s is "yes", "no" or "no (emulated)". */
+  g_string_append_printf (text, _("   non-uniform work-groups: %s; sub-groups: %s\n"),
+                          device->non_uniform ? _("yes") : _("no (emulated)"),
                           device->max_sub_groups || device->khr_subgroups ?
-                          "yes" : "no");
+                          _("yes") : _("no"));
 
   return g_string_free (text, FALSE);
 }
@@ -292,7 +307,7 @@ tl_report_filter_text (const TlFilter *filter)
   GString *text = g_string_new (NULL);
   guint    i, j;
 
-  g_string_append_printf (text, "%s\n   %s\n", filter->name, filter->description);
+  g_string_append_printf (text, "%s\n   %s\n", filter->name, _(filter->description));
   for (i = 0; i < filter->n_params; i++)
     {
       const TlParamSpec *spec = &filter->params[i];
@@ -300,10 +315,11 @@ tl_report_filter_text (const TlFilter *filter)
       g_string_append_printf (text, "   --set %s=", spec->name);
       for (j = 0; j < spec->n_default; j++)
         g_string_append_printf (text, "%s%g", j ? "," : "", spec->defaults[j]);
-      g_string_append_printf (text, "\n      %s; each in [%g, %g]",
-                              spec->description, spec->min, spec->max);
+      /* TRANSLATORS: a parameter's description, then its range. */
+      g_string_append_printf (text, _("\n      %s; each in [%g, %g]"),
+                              _(spec->description), spec->min, spec->max);
       if (spec->type == TL_PARAM_VECTOR)
-        g_string_append_printf (text, ", %u to %u numbers", spec->n_min,
+        g_string_append_printf (text, _(", %u to %u numbers"), spec->n_min,
                                 spec->n_max);
       g_string_append_c (text, '\n');
     }

@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "tl-error.h"
 #include "tl-run.h"
 
@@ -78,8 +80,9 @@ tl_run_new_buffer (TlRun        *run,
   if (device->max_alloc_size && size > device->max_alloc_size)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
-                   "the image needs %.1f MiB in one device buffer, over "
-                   "%s's limit of %.1f MiB (CL_DEVICE_MAX_MEM_ALLOC_SIZE)",
+                   /* TRANSLATORS: the second %s is the device's name. */
+                   _("the image needs %.1f MiB in one device buffer, over "
+                     "%s's limit of %.1f MiB (CL_DEVICE_MAX_MEM_ALLOC_SIZE)"),
                    size / 1048576.0, device->name,
                    device->max_alloc_size / 1048576.0);
       return NULL;
@@ -91,7 +94,7 @@ tl_run_new_buffer (TlRun        *run,
                            (void *) data, &status);
   if (status != CL_SUCCESS)
     {
-      tl_cl_set_error (error, status, "allocating a device buffer");
+      tl_cl_set_error (error, status, _("allocating a device buffer"));
       return NULL;
     }
 
@@ -120,8 +123,9 @@ tl_run_set_arg (TlRun       *run,
 
   if (status != CL_SUCCESS)
     {
-      g_autofree gchar *what = g_strdup_printf ("setting argument %u of a %s "
-                                                "kernel", index,
+      /* TRANSLATORS: %s is a filter's or a kernel program's name. */
+      g_autofree gchar *what = g_strdup_printf (_("setting argument %u of a %s "
+                                                  "kernel"), index,
                                                 run->filter ?
                                                 run->filter->name :
                                                 run->program);
@@ -213,8 +217,8 @@ tl_run_enqueue (TlRun     *run,
       if (status != CL_SUCCESS)
         {
           g_autofree gchar *what =
-            g_strdup_printf ("launch %u of %u (%zux%zu items in groups of "
-                             "%zux%zu at offset %zu,%zu)",
+            g_strdup_printf (_("launch %u of %u (%zux%zu items in groups "
+                               "of %zux%zu at offset %zu,%zu)"),
                              i + 1, plan->n_launches,
                              launch->global[0], launch->global[1],
                              launch->local[0], launch->local[1],
@@ -342,7 +346,7 @@ tl_run_execute (TlContext       *context,
                                  &upload);
   if (status != CL_SUCCESS)
     {
-      tl_cl_set_error (error, status, "copying the image to the device");
+      tl_cl_set_error (error, status, _("copying the image to the device"));
       goto out;
     }
 
@@ -356,7 +360,7 @@ tl_run_execute (TlContext       *context,
           status = clFinish (tl_context_get_queue (context));
           if (status != CL_SUCCESS)
             {
-              tl_cl_set_error (error, status, "running the kernels");
+              tl_cl_set_error (error, status, _("running the kernels"));
               goto out;
             }
           samples[i] = tl_run_event_ms (g_ptr_array_index (run.launches, first),
@@ -370,7 +374,7 @@ tl_run_execute (TlContext       *context,
                                 &download);
   if (status != CL_SUCCESS)
     {
-      tl_cl_set_error (error, status, "reading the result from the device");
+      tl_cl_set_error (error, status, _("reading the result from the device"));
       goto out;
     }
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include <gdk/gdkx.h>
+#include <glib/gi18n-lib.h>
 #include <gtk/gtk.h>
 #include <libgimp/gimp.h>
 
@@ -70,6 +71,22 @@ threadlens2_describe (const TlHostArg *arg)
   return g_strdup_printf ("%s (%g to %g)", arg->blurb, arg->min, arg->max);
 }
 
+/* The catalogues: locale/ in the plug-in's folder, where `meson install`
+ * and install-user.sh put them, else the system's.
+ */
+static gchar *
+threadlens2_locale_dir (void)
+{
+  g_autofree gchar *folder = g_path_get_dirname (gimp_get_progname ());
+  gchar            *locale = g_build_filename (folder, "locale", NULL);
+
+  if (g_file_test (locale, G_FILE_TEST_IS_DIR))
+    return locale;
+
+  g_free (locale);
+  return g_strdup (LOCALEDIR);
+}
+
 /* The procedure's filter, or NULL for the thread map. */
 static gboolean
 threadlens2_lookup (const gchar     *name,
@@ -87,8 +104,14 @@ threadlens2_lookup (const gchar     *name,
 static void
 threadlens2_query (void)
 {
-  g_auto(GStrv) names = tl_host_procedure_names ();
-  guint         p;
+  g_auto(GStrv)     names  = tl_host_procedure_names ();
+  g_autofree gchar *locale = threadlens2_locale_dir ();
+  guint             p;
+
+  /* GIMP 2.10 translates menu labels and blurbs itself, in this domain:
+   * they are registered untranslated.
+   */
+  gimp_plugin_domain_register (GETTEXT_PACKAGE, locale);
 
   for (p = 0; names[p]; p++)
     {
@@ -125,11 +148,12 @@ threadlens2_query (void)
 
       gimp_install_procedure (name,
                               filter ? filter->description :
-                              "Draws which work-group, SIMD group or lane "
-                              "computes each pixel, on a new layer",
-                              "Runs through OpenCL under the dispatch rules "
-                              "given by the arguments: work-group shape, "
-                              "mode, swizzle and pixels per work-item.",
+                              N_("Draws which work-group, SIMD group or "
+                                 "lane computes each pixel, on a new layer"),
+                              N_("Runs through OpenCL under the dispatch "
+                                 "rules given by the arguments: work-group "
+                                 "shape, mode, swizzle and pixels per "
+                                 "work-item."),
                               "ThreadLens", "ThreadLens", "2026", label,
                               "RGB*, GRAY*", GIMP_PLUGIN,
                               N_FIXED_ARGS + n_args, 0, defs, NULL);
@@ -163,7 +187,7 @@ threadlens2_read_params (const TlFilter   *filter,
       g_autofree gchar *name = tl_host_procedure_name (filter);
 
       g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                   "%s takes %u arguments, not %d", name,
+                   _("%s takes %u arguments, not %d"), name,
                    N_FIXED_ARGS + n_args, n_params);
       goto out;
     }
@@ -236,8 +260,8 @@ threadlens2_dialog (const gchar     *name,
   if (! gtk_init_check (NULL, NULL))
     {
       g_set_error_literal (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                           "no display to show the dialog on: run "
-                           "non-interactively instead");
+                           _("no display to show the dialog on: run "
+                             "non-interactively instead"));
       return FALSE;
     }
   gdk_set_program_class (gimp_wm_class ());
@@ -323,15 +347,15 @@ threadlens2_apply (const TlFilter       *filter,
   if (! gimp_item_is_valid (drawable) || ! gimp_item_is_drawable (drawable))
     {
       g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                   "drawable %d does not exist", drawable);
+                   _("drawable %d does not exist"), drawable);
       return FALSE;
     }
   if (gimp_drawable_is_indexed (drawable))
     {
       g_set_error_literal (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                           "ThreadLens filters work on RGB and grayscale "
-                           "layers; this one is indexed (Image > Mode > RGB "
-                           "converts it)");
+                           _("ThreadLens filters work on RGB and grayscale "
+                             "layers; this one is indexed (Image > Mode > RGB "
+                             "converts it)"));
       return FALSE;
     }
 
@@ -340,7 +364,8 @@ threadlens2_apply (const TlFilter       *filter,
                                       &region.width, &region.height))
     return TRUE;
 
-  gimp_progress_init_printf ("ThreadLens: %s", filter ? filter->label : "Thread Map");
+  gimp_progress_init_printf (_("ThreadLens: %s"),
+                             filter ? _(filter->label) : _("Thread Map"));
 
   source = gimp_drawable_get_buffer (drawable);
   if (filter)
@@ -392,6 +417,7 @@ threadlens2_run (const gchar      *name,
 {
   static GimpParam   values[2];
   g_autoptr(GError)  error  = NULL;
+  g_autofree gchar  *locale = NULL;
   const TlFilter    *filter;
   TlHostSettings     settings;
   GimpRunMode        run_mode;
@@ -401,6 +427,10 @@ threadlens2_run (const gchar      *name,
   *return_values   = values;
   values[0].type          = GIMP_PDB_STATUS;
   values[0].data.d_status = GIMP_PDB_SUCCESS;
+
+  locale = threadlens2_locale_dir ();
+  bindtextdomain (GETTEXT_PACKAGE, locale);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
 
   gegl_init (NULL, NULL);
 

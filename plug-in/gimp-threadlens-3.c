@@ -14,6 +14,7 @@
 
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
 #include <libgimp/gimp.h>
 #include <libgimp/gimpui.h>
 
@@ -39,6 +40,10 @@ typedef struct
 GType                   threadlens3_get_type         (void) G_GNUC_CONST;
 
 static GList          * threadlens3_query_procedures (GimpPlugIn           *plug_in);
+static gboolean         threadlens3_set_i18n         (GimpPlugIn           *plug_in,
+                                                      const gchar          *procedure_name,
+                                                      gchar               **gettext_domain,
+                                                      gchar               **catalog_dir);
 static GimpProcedure  * threadlens3_create_procedure (GimpPlugIn           *plug_in,
                                                       const gchar          *name);
 static GimpValueArray * threadlens3_run              (GimpProcedure        *procedure,
@@ -59,10 +64,7 @@ threadlens3_class_init (ThreadLens3Class *klass)
 
   plug_in_class->query_procedures = threadlens3_query_procedures;
   plug_in_class->create_procedure = threadlens3_create_procedure;
-  /* The plug-in's catalogues come with the translations; until then no
-   * "catalog directory does not exist" warnings.
-   */
-  plug_in_class->set_i18n         = NULL;
+  plug_in_class->set_i18n         = threadlens3_set_i18n;
 }
 
 static void
@@ -82,6 +84,33 @@ threadlens3_lookup (const gchar     *name,
 
   *filter = tl_host_filter_for_procedure (name, error);
   return *filter != NULL;
+}
+
+/* The catalogues: locale/ in the plug-in's folder, where `meson install`
+ * and install-user.sh put them, in ThreadLens's own domain (GIMP's default
+ * would be the folder's name).  Without that folder (a bare copy of the
+ * binary) the system's are bound here instead, and GIMP is told so, which
+ * spares its "catalog directory does not exist" warnings.
+ */
+static gboolean
+threadlens3_set_i18n (GimpPlugIn   *plug_in,
+                      const gchar  *procedure_name,
+                      gchar       **gettext_domain,
+                      gchar       **catalog_dir)
+{
+  g_autofree gchar *folder = g_path_get_dirname (gimp_get_progname ());
+  g_autofree gchar *locale = g_build_filename (folder, "locale", NULL);
+
+  if (! g_file_test (locale, G_FILE_TEST_IS_DIR))
+    {
+      bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+      return FALSE;
+    }
+
+  *gettext_domain = g_strdup (GETTEXT_PACKAGE);
+  *catalog_dir    = g_strdup ("locale");    /* relative to the folder */
+  return TRUE;
 }
 
 static GList *
@@ -134,16 +163,17 @@ threadlens3_create_procedure (GimpPlugIn  *plug_in,
   gimp_procedure_set_image_types (procedure, "RGB*, GRAY*");
   gimp_procedure_set_sensitivity_mask (procedure,
                                        GIMP_PROCEDURE_SENSITIVE_DRAWABLE);
-  gimp_procedure_set_menu_label (procedure, label);
+  gimp_procedure_set_menu_label (procedure, _(label));
   gimp_procedure_add_menu_path (procedure, TL_HOST_MENU_PATH);
   gimp_procedure_set_documentation (procedure,
-                                    filter ? filter->description :
-                                    "Draws which work-group, SIMD group or "
-                                    "lane computes each pixel, on a new layer",
-                                    "Runs through OpenCL under the dispatch "
-                                    "rules given by the arguments: work-group "
-                                    "shape, mode, swizzle and pixels per "
-                                    "work-item.",
+                                    filter ? _(filter->description) :
+                                    _("Draws which work-group, SIMD group or "
+                                      "lane computes each pixel, on a new "
+                                      "layer"),
+                                    _("Runs through OpenCL under the dispatch "
+                                      "rules given by the arguments: "
+                                      "work-group shape, mode, swizzle and "
+                                      "pixels per work-item."),
                                     name);
   gimp_procedure_set_attribution (procedure, "ThreadLens", "ThreadLens", "2026");
 
@@ -155,29 +185,29 @@ threadlens3_create_procedure (GimpPlugIn  *plug_in,
       switch (arg->type)
         {
         case TL_HOST_ARG_INT:
-          gimp_procedure_add_int_argument (procedure, arg->name, arg->nick,
-                                           arg->blurb, arg->min, arg->max,
+          gimp_procedure_add_int_argument (procedure, arg->name, _(arg->nick),
+                                           _(arg->blurb), arg->min, arg->max,
                                            arg->default_number,
                                            G_PARAM_READWRITE);
           break;
 
         case TL_HOST_ARG_DOUBLE:
-          gimp_procedure_add_double_argument (procedure, arg->name, arg->nick,
-                                              arg->blurb, arg->min, arg->max,
+          gimp_procedure_add_double_argument (procedure, arg->name, _(arg->nick),
+                                              _(arg->blurb), arg->min, arg->max,
                                               arg->default_number,
                                               G_PARAM_READWRITE);
           break;
 
         case TL_HOST_ARG_STRING:
           if (arg->choices)
-            gimp_procedure_add_choice_argument (procedure, arg->name, arg->nick,
-                                                arg->blurb,
+            gimp_procedure_add_choice_argument (procedure, arg->name, _(arg->nick),
+                                                _(arg->blurb),
                                                 threadlens3_choice (arg),
                                                 arg->default_text,
                                                 G_PARAM_READWRITE);
           else
-            gimp_procedure_add_string_argument (procedure, arg->name, arg->nick,
-                                                arg->blurb, arg->default_text,
+            gimp_procedure_add_string_argument (procedure, arg->name, _(arg->nick),
+                                                _(arg->blurb), arg->default_text,
                                                 G_PARAM_READWRITE);
           break;
         }
@@ -340,7 +370,7 @@ threadlens3_dialog (GimpProcedure       *procedure,
       region.height = gimp_drawable_get_height (drawable);
     }
 
-  title  = g_strdup_printf ("ThreadLens: %s", label);
+  title  = g_strdup_printf (_("ThreadLens: %s"), _(label));
   source = gimp_drawable_get_buffer (drawable);
   state.dialog = gimp_procedure_dialog_new (procedure, config, title);
   panel = tl_dialog_panel_new (filter, &settings, source, &region);
@@ -433,9 +463,9 @@ threadlens3_apply (const TlFilter       *filter,
   if (gimp_drawable_is_indexed (drawable))
     {
       g_set_error_literal (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                           "ThreadLens filters work on RGB and grayscale "
-                           "layers; this one is indexed (Image > Mode > RGB "
-                           "converts it)");
+                           _("ThreadLens filters work on RGB and grayscale "
+                             "layers; this one is indexed (Image > Mode > RGB "
+                             "converts it)"));
       return FALSE;
     }
 
@@ -444,7 +474,8 @@ threadlens3_apply (const TlFilter       *filter,
                                       &region.width, &region.height))
     return TRUE;
 
-  gimp_progress_init_printf ("ThreadLens: %s", filter ? filter->label : "Thread Map");
+  gimp_progress_init_printf (_("ThreadLens: %s"),
+                             filter ? _(filter->label) : _("Thread Map"));
 
   source = gimp_drawable_get_buffer (drawable);
   if (filter)
@@ -504,7 +535,7 @@ threadlens3_run (GimpProcedure        *procedure,
   if (gimp_core_object_array_get_length ((GObject **) drawables) != 1)
     {
       g_set_error (&error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                   "%s works on one drawable at a time",
+                   _("%s works on one drawable at a time"),
                    gimp_procedure_get_name (procedure));
       return gimp_procedure_new_return_values (procedure,
                                                GIMP_PDB_CALLING_ERROR,

@@ -7,6 +7,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "tl-cl.h"
 #include "tl-error.h"
 #include "tl-host.h"
@@ -32,37 +34,40 @@ static const gchar *tl_host_mode_names[] =
   "uniform", "non-uniform", "emulated", NULL
 };
 
+/* Nicks and blurbs are marked, not translated: GIMP 2.10 keeps them in
+ * its PDB as they are; the GIMP 3 host translates them.
+ */
 #define TL_HOST_ARG_SHAPE_WIDTH \
-  { "shape-width", "Work-group _width", \
-    "Work-group width in work-items (0 with shape-height 0: auto, the seed " \
-    "rule w = P)", TL_HOST_ARG_INT, 0, 65535, 0, NULL, NULL }
+  { "shape-width", N_("Work-group _width"), \
+    N_("Work-group width in work-items (0 with shape-height 0: auto, the " \
+       "seed rule w = P)"), TL_HOST_ARG_INT, 0, 65535, 0, NULL, NULL }
 #define TL_HOST_ARG_SHAPE_HEIGHT \
-  { "shape-height", "Work-group _height", \
-    "Work-group height in work-items (0 with shape-width 0: auto, the seed " \
-    "rule h = M / P)", TL_HOST_ARG_INT, 0, 65535, 0, NULL, NULL }
+  { "shape-height", N_("Work-group _height"), \
+    N_("Work-group height in work-items (0 with shape-width 0: auto, the " \
+       "seed rule h = M / P)"), TL_HOST_ARG_INT, 0, 65535, 0, NULL, NULL }
 #define TL_HOST_ARG_MODE \
-  { "mode", "_Mode", \
-    "Dispatch mode: uniform (rounded-up grid, bounds guard), non-uniform " \
-    "(exact grid; emulated where the device has no native support) or " \
-    "emulated (up to four offset launches)", TL_HOST_ARG_STRING, 0, 0, 0, \
-    "uniform", tl_host_mode_names }
+  { "mode", N_("_Mode"), \
+    N_("Dispatch mode: uniform (rounded-up grid, bounds guard), non-uniform " \
+       "(exact grid; emulated where the device has no native support) or " \
+       "emulated (up to four offset launches)"), TL_HOST_ARG_STRING, 0, 0, \
+    0, "uniform", tl_host_mode_names }
 #define TL_HOST_ARG_SWIZZLE \
-  { "swizzle", "S_wizzle", \
-    "Thread-group ID swizzle tile width in groups (0: off)", \
+  { "swizzle", N_("S_wizzle"), \
+    N_("Thread-group ID swizzle tile width in groups (0: off)"), \
     TL_HOST_ARG_INT, 0, 65535, 0, NULL, NULL }
 #define TL_HOST_ARG_PIXELS_PER_ITEM \
-  { "pixels-per-item", "_Pixels per work-item", \
-    "Consecutive pixels along x per work-item (0: the filter's default)", \
-    TL_HOST_ARG_INT, 0, 4096, 0, NULL, NULL }
+  { "pixels-per-item", N_("_Pixels per work-item"), \
+    N_("Consecutive pixels along x per work-item (0: the filter's " \
+       "default)"), TL_HOST_ARG_INT, 0, 4096, 0, NULL, NULL }
 #define TL_HOST_ARG_OPACITY \
-  { "overlay-opacity", "Overlay _opacity", \
-    "Opacity of the overlay's tint, 0 to 1", TL_HOST_ARG_DOUBLE, 0.0, 1.0, \
-    0.5, NULL, NULL }
+  { "overlay-opacity", N_("Overlay _opacity"), \
+    N_("Opacity of the overlay's tint, 0 to 1"), TL_HOST_ARG_DOUBLE, 0.0, \
+    1.0, 0.5, NULL, NULL }
 #define TL_HOST_ARG_DEVICE \
-  { "device", "_Device", \
-    "OpenCL device: index or part of its name (empty: THREADLENS_DEVICE, " \
-    "else the first GPU, else the first device)", TL_HOST_ARG_STRING, 0, 0, \
-    0, "", NULL }
+  { "device", N_("_Device"), \
+    N_("OpenCL device: index or part of its name (empty: " \
+       "THREADLENS_DEVICE, else the first GPU, else the first device)"), \
+    TL_HOST_ARG_STRING, 0, 0, 0, "", NULL }
 
 /* After a filter's own parameters, in this order. */
 static const TlHostArg tl_host_dispatch_args[] =
@@ -72,10 +77,10 @@ static const TlHostArg tl_host_dispatch_args[] =
   TL_HOST_ARG_MODE,
   TL_HOST_ARG_SWIZZLE,
   TL_HOST_ARG_PIXELS_PER_ITEM,
-  { "overlay", "O_verlay",
-    "Thread-map overlay drawn on a new layer: none, work-group, simd-group, "
-    "lane, launch-order or compute-unit", TL_HOST_ARG_STRING, 0, 0, 0,
-    "none", tl_host_overlay_names },
+  { "overlay", N_("O_verlay"),
+    N_("Thread-map overlay drawn on a new layer: none, work-group, "
+       "simd-group, lane, launch-order or compute-unit"), TL_HOST_ARG_STRING,
+    0, 0, 0, "none", tl_host_overlay_names },
   TL_HOST_ARG_OPACITY,
   TL_HOST_ARG_DEVICE,
 };
@@ -88,12 +93,12 @@ static const TlHostArg tl_host_map_args[] =
   TL_HOST_ARG_MODE,
   TL_HOST_ARG_SWIZZLE,
   TL_HOST_ARG_PIXELS_PER_ITEM,
-  { "overlay", "O_verlay",
-    "What the map shows: work-group, simd-group, lane, launch-order or "
-    "compute-unit", TL_HOST_ARG_STRING, 0, 0, 0, "work-group", NULL },
-  { "overlay-style", "St_yle",
-    "tint (colours blended at the opacity) or checkerboard (seed 002's "
-    "picture: odd units colour-inverted)", TL_HOST_ARG_STRING, 0, 0, 0,
+  { "overlay", N_("O_verlay"),
+    N_("What the map shows: work-group, simd-group, lane, launch-order or "
+       "compute-unit"), TL_HOST_ARG_STRING, 0, 0, 0, "work-group", NULL },
+  { "overlay-style", N_("St_yle"),
+    N_("tint (colours blended at the opacity) or checkerboard (seed 002's "
+       "picture: odd units colour-inverted)"), TL_HOST_ARG_STRING, 0, 0, 0,
     "tint", tl_host_overlay_style_names },
   TL_HOST_ARG_OPACITY,
   TL_HOST_ARG_DEVICE,
@@ -139,7 +144,7 @@ tl_host_filter_for_procedure (const gchar *procedure,
   if (! g_str_has_prefix (procedure, TL_HOST_PROC_PREFIX))
     {
       g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                   "'%s' is not a ThreadLens procedure", procedure);
+                   _("'%s' is not a ThreadLens procedure"), procedure);
       return NULL;
     }
 
@@ -149,7 +154,8 @@ tl_host_filter_for_procedure (const gchar *procedure,
 gchar *
 tl_host_menu_label (const TlFilter *filter)
 {
-  return g_strdup (filter ? filter->label : "Thread Map");
+  /* Marked, not translated: GIMP 2.10 translates menu labels itself. */
+  return g_strdup (filter ? filter->label : N_("Thread Map"));
 }
 
 static gchar *
@@ -285,7 +291,7 @@ tl_host_read_dispatch (const TlHostArg   *arg,
       if (value->i < 0)
         {
           g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                       "%s %d: a work-group side cannot be negative",
+                       _("%s %d: a work-group side cannot be negative"),
                        arg->name, value->i);
           return FALSE;
         }
@@ -300,8 +306,8 @@ tl_host_read_dispatch (const TlHostArg   *arg,
       if (value->i < 0)
         {
           g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                       "swizzle %d: the tile width must be 0 (off) or a "
-                       "positive number of groups", value->i);
+                       _("swizzle %d: the tile width must be 0 (off) or a "
+                         "positive number of groups"), value->i);
           return FALSE;
         }
       result->swizzle = value->i;
@@ -311,8 +317,8 @@ tl_host_read_dispatch (const TlHostArg   *arg,
       if (value->i < 0)
         {
           g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                       "pixels-per-item %d: must be 0 (the filter's "
-                       "default) or a positive number", value->i);
+                       _("pixels-per-item %d: must be 0 (the filter's "
+                         "default) or a positive number"), value->i);
           return FALSE;
         }
       result->pixels_per_item = value->i;
@@ -327,7 +333,7 @@ tl_host_read_dispatch (const TlHostArg   *arg,
           g_autofree gchar *known = g_strjoinv (", ", (gchar **) arg->choices);
 
           g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                       "unknown overlay '%s' (expected %s)", text, known);
+                       _("unknown overlay '%s' (expected %s)"), text, known);
           return FALSE;
         }
       result->overlay = index;
@@ -339,8 +345,8 @@ tl_host_read_dispatch (const TlHostArg   *arg,
       if (index < 0)
         {
           g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                       "unknown overlay style '%s' (expected tint or "
-                       "checkerboard)", text);
+                       _("unknown overlay style '%s' (expected tint or "
+                         "checkerboard)"), text);
           return FALSE;
         }
       result->overlay_style = index;
@@ -350,7 +356,7 @@ tl_host_read_dispatch (const TlHostArg   *arg,
       if (! (value->d >= 0.0 && value->d <= 1.0))
         {
           g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                       "overlay-opacity %g is out of range [0, 1]", value->d);
+                       _("overlay-opacity %g is out of range [0, 1]"), value->d);
           return FALSE;
         }
       result->overlay_opacity = value->d;
@@ -360,7 +366,7 @@ tl_host_read_dispatch (const TlHostArg   *arg,
       if (strlen (text) >= TL_HOST_DEVICE_LEN)
         {
           g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                       "device name is longer than %d characters",
+                       _("device name is longer than %d characters"),
                        TL_HOST_DEVICE_LEN - 1);
           return FALSE;
         }
@@ -399,7 +405,7 @@ tl_host_settings_from_values (TlHostSettings    *settings,
       g_autofree gchar *name = tl_host_procedure_name (filter);
 
       g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                   "%s takes %u arguments after the drawable, not %u",
+                   _("%s takes %u arguments after the drawable, not %u"),
                    name, n_args, n_values);
       tl_host_arguments_free (args);
       return FALSE;
@@ -431,8 +437,8 @@ tl_host_settings_from_values (TlHostSettings    *settings,
   if (ok && (result.shape[0] == 0) != (result.shape[1] == 0))
     {
       g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                   "work-group shape %dx%d: shape-width and shape-height "
-                   "must both be 0 (auto) or both positive",
+                   _("work-group shape %dx%d: shape-width and shape-height "
+                     "must both be 0 (auto) or both positive"),
                    result.shape[0], result.shape[1]);
       ok = FALSE;
     }
@@ -521,8 +527,8 @@ tl_host_settings_to_choice (const TlHostSettings *settings,
   else if (settings->shape[0] != 0 || settings->shape[1] != 0)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                   "work-group shape %dx%d: both sides must be 0 (auto) or "
-                   "both positive", settings->shape[0], settings->shape[1]);
+                   _("work-group shape %dx%d: both sides must be 0 (auto) or "
+                     "both positive"), settings->shape[0], settings->shape[1]);
       return FALSE;
     }
   choice->mode            = settings->mode;
@@ -573,7 +579,7 @@ tl_host_read_area (GeglBuffer          *source,
   if (pixels == NULL)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
-                   "not enough memory for a %dx%d region", area->width,
+                   _("not enough memory for a %dx%d region"), area->width,
                    area->height);
       return NULL;
     }
@@ -675,7 +681,7 @@ tl_host_run (const TlHostSettings *settings,
       ! tl_filter_check_values (filter, settings->values, error))
     return FALSE;
 
-  tl_host_report (progress, progress_data, 0.05, "ThreadLens: preparing OpenCL");
+  tl_host_report (progress, progress_data, 0.05, _("ThreadLens: preparing OpenCL"));
   context = tl_context_new (settings->device[0] ? settings->device : NULL, error);
   if (context == NULL)
     return FALSE;
@@ -688,12 +694,13 @@ tl_host_run (const TlHostSettings *settings,
     {
       if (in)
         g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
-                     "not enough memory for a %dx%d region", area.width,
+                     _("not enough memory for a %dx%d region"), area.width,
                      area.height);
       return FALSE;
     }
 
-  message = g_strdup_printf ("ThreadLens: %s on %s", filter->label,
+  /* TRANSLATORS: ThreadLens: FILTER on DEVICE */
+  message = g_strdup_printf (_("ThreadLens: %s on %s"), _(filter->label),
                              tl_context_get_device (context)->name);
   tl_host_report (progress, progress_data, 0.3, message);
 
@@ -710,7 +717,7 @@ tl_host_run (const TlHostSettings *settings,
       /* The map goes over the filtered pixels, in R'G'B'A. */
       babl_process (babl_fish (format, babl_format ("R'G'B'A float")),
                     out, in, (glong) area.width * area.height);
-      tl_host_report (progress, progress_data, 0.8, "ThreadLens: thread map");
+      tl_host_report (progress, progress_data, 0.8, _("ThreadLens: thread map"));
       if (! tl_host_draw_map (context, settings, filter, &area, in, overlay,
                               error))
         return FALSE;
@@ -779,13 +786,13 @@ tl_host_thread_map (const TlHostSettings *settings,
   if (settings->overlay <= 0)
     {
       g_set_error_literal (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                           "the thread map needs an overlay mode: "
-                           "work-group, simd-group, lane, launch-order or "
-                           "compute-unit");
+                           _("the thread map needs an overlay mode: "
+                             "work-group, simd-group, lane, launch-order or "
+                             "compute-unit"));
       return FALSE;
     }
 
-  tl_host_report (progress, progress_data, 0.05, "ThreadLens: preparing OpenCL");
+  tl_host_report (progress, progress_data, 0.05, _("ThreadLens: preparing OpenCL"));
   context = tl_context_new (settings->device[0] ? settings->device : NULL, error);
   if (context == NULL)
     return FALSE;
@@ -795,10 +802,10 @@ tl_host_thread_map (const TlHostSettings *settings,
   if (image == NULL)
     return FALSE;
 
-  tl_host_report (progress, progress_data, 0.5, "ThreadLens: thread map");
+  tl_host_report (progress, progress_data, 0.5, _("ThreadLens: thread map"));
   if (! tl_host_draw_map (context, settings, NULL, &area, image, overlay, error))
     return FALSE;
-  tl_host_report (progress, progress_data, 1.0, "ThreadLens: thread map");
+  tl_host_report (progress, progress_data, 1.0, _("ThreadLens: thread map"));
 
   return TRUE;
 }
