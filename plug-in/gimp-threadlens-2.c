@@ -297,39 +297,117 @@ threadlens2_dialog (const gchar     *name,
   return ok;
 }
 
-/* A new layer above DRAWABLE holding the thread map. */
-static void
-threadlens2_add_layer (gint32               image,
-                       gint32               drawable,
-                       const TlHostOverlay *overlay)
-{
-  GeglBuffer *buffer;
-  gint32      layer, parent = 0;
-  gint        position = 0, offset_x = 0, offset_y = 0;
+/* The image operations tl_host_apply () needs, in libgimp-2.0 terms:
+ * handles are item IDs.
+ */
+#define ID(handle) GPOINTER_TO_INT (handle)
 
-  layer = gimp_layer_new (image, overlay->title, overlay->area.width,
-                          overlay->area.height,
-                          gimp_image_base_type (image) == GIMP_GRAY ?
+static gboolean
+threadlens2_is_indexed (gpointer drawable)
+{
+  return gimp_drawable_is_indexed (ID (drawable));
+}
+
+static gboolean
+threadlens2_mask_bounds (gpointer       drawable,
+                         GeglRectangle *region)
+{
+  return gimp_drawable_mask_intersect (ID (drawable), &region->x, &region->y,
+                                       &region->width, &region->height);
+}
+
+static GeglBuffer *
+threadlens2_get_buffer (gpointer drawable)
+{
+  return gimp_drawable_get_buffer (ID (drawable));
+}
+
+static GeglBuffer *
+threadlens2_get_shadow (gpointer drawable)
+{
+  return gimp_drawable_get_shadow_buffer (ID (drawable));
+}
+
+static void
+threadlens2_update (gpointer             drawable,
+                    const GeglRectangle *area)
+{
+  gimp_drawable_update (ID (drawable), area->x, area->y, area->width,
+                        area->height);
+}
+
+static void
+threadlens2_merge_shadow (gpointer             drawable,
+                          const GeglRectangle *region)
+{
+  gimp_drawable_merge_shadow (ID (drawable), TRUE);
+  threadlens2_update (drawable, region);
+}
+
+static gpointer
+threadlens2_add_layer (gpointer             image,
+                       gpointer             above,
+                       const gchar         *name,
+                       const GeglRectangle *area)
+{
+  gint32 layer, parent = 0;
+  gint   position = 0, offset_x = 0, offset_y = 0;
+
+  layer = gimp_layer_new (ID (image), name, area->width, area->height,
+                          gimp_image_base_type (ID (image)) == GIMP_GRAY ?
                           GIMP_GRAYA_IMAGE : GIMP_RGBA_IMAGE,
                           100.0, GIMP_LAYER_MODE_NORMAL);
-  if (gimp_item_is_layer (drawable))
+  if (gimp_item_is_layer (ID (above)))
     {
-      parent   = MAX (gimp_item_get_parent (drawable), 0);
-      position = gimp_image_get_item_position (image, drawable);
+      parent   = MAX (gimp_item_get_parent (ID (above)), 0);
+      position = gimp_image_get_item_position (ID (image), ID (above));
     }
-  gimp_drawable_offsets (drawable, &offset_x, &offset_y);
-  gimp_image_insert_layer (image, layer, parent, position);
-  gimp_layer_set_offsets (layer, offset_x + overlay->area.x,
-                          offset_y + overlay->area.y);
+  gimp_drawable_offsets (ID (above), &offset_x, &offset_y);
+  gimp_image_insert_layer (ID (image), layer, parent, position);
+  gimp_layer_set_offsets (layer, offset_x + area->x, offset_y + area->y);
 
-  buffer = gimp_drawable_get_buffer (layer);
-  gegl_buffer_set (buffer, GEGL_RECTANGLE (0, 0, overlay->area.width,
-                                           overlay->area.height),
-                   0, babl_format ("R'G'B'A float"), overlay->pixels,
-                   GEGL_AUTO_ROWSTRIDE);
-  g_object_unref (buffer);
-  gimp_drawable_update (layer, 0, 0, overlay->area.width, overlay->area.height);
+  return GINT_TO_POINTER (layer);
 }
+
+static void
+threadlens2_undo_begin (gpointer image)
+{
+  gimp_image_undo_group_start (ID (image));
+}
+
+static void
+threadlens2_undo_end (gpointer image)
+{
+  gimp_image_undo_group_end (ID (image));
+}
+
+static void
+threadlens2_progress_init (const gchar *message)
+{
+  gimp_progress_init (message);
+}
+
+static void
+threadlens2_progress_end (void)
+{
+  gimp_progress_end ();
+}
+
+static const TlHostGimp threadlens2_gimp =
+{
+  threadlens2_is_indexed,
+  threadlens2_mask_bounds,
+  threadlens2_get_buffer,
+  threadlens2_get_shadow,
+  threadlens2_merge_shadow,
+  threadlens2_add_layer,
+  threadlens2_update,
+  threadlens2_undo_begin,
+  threadlens2_undo_end,
+  threadlens2_progress_init,
+  threadlens2_progress_end,
+  threadlens2_progress,
+};
 
 /* FILTER NULL: the thread map alone. */
 static gboolean
@@ -339,73 +417,17 @@ threadlens2_apply (const TlFilter       *filter,
                    gint32                drawable,
                    GError              **error)
 {
-  TlHostOverlay  overlay = { { 0, } };
-  GeglBuffer    *source, *shadow = NULL;
-  GeglRectangle  region;
-  gboolean       ok;
-
+  /* 2.10 hands over IDs, which may name nothing. */
   if (! gimp_item_is_valid (drawable) || ! gimp_item_is_drawable (drawable))
     {
       g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
                    _("drawable %d does not exist"), drawable);
       return FALSE;
     }
-  if (gimp_drawable_is_indexed (drawable))
-    {
-      g_set_error_literal (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                           _("ThreadLens filters work on RGB and grayscale "
-                             "layers; this one is indexed (Image > Mode > RGB "
-                             "converts it)"));
-      return FALSE;
-    }
 
-  /* Nothing selected on this drawable: nothing to do. */
-  if (! gimp_drawable_mask_intersect (drawable, &region.x, &region.y,
-                                      &region.width, &region.height))
-    return TRUE;
-
-  gimp_progress_init_printf (_("ThreadLens: %s"),
-                             filter ? _(filter->label) : _("Thread Map"));
-
-  source = gimp_drawable_get_buffer (drawable);
-  if (filter)
-    {
-      shadow = gimp_drawable_get_shadow_buffer (drawable);
-      ok = tl_host_process_with_overlay (settings, filter, source, shadow,
-                                         &region, threadlens2_progress, NULL,
-                                         &overlay, error);
-      if (ok)
-        gegl_buffer_flush (shadow);
-      g_object_unref (shadow);
-    }
-  else
-    {
-      ok = tl_host_thread_map (settings, source, &region, threadlens2_progress,
-                               NULL, &overlay, error);
-    }
-  g_object_unref (source);
-
-  /* Only a successful run changes the image: on failure the shadow is
-   * dropped and the layer keeps its pixels.  The merge blends through
-   * the selection mask; merge and overlay layer are one undo step.
-   */
-  if (ok)
-    {
-      gimp_image_undo_group_start (image);
-      if (filter)
-        {
-          gimp_drawable_merge_shadow (drawable, TRUE);
-          gimp_drawable_update (drawable, region.x, region.y, region.width,
-                                region.height);
-        }
-      if (overlay.pixels)
-        threadlens2_add_layer (image, drawable, &overlay);
-      gimp_image_undo_group_end (image);
-    }
-  tl_host_overlay_clear (&overlay);
-  gimp_progress_end ();
-
-  return ok;
+  return tl_host_apply (&threadlens2_gimp, filter, settings,
+                        GINT_TO_POINTER (image), GINT_TO_POINTER (drawable),
+                        error);
 }
 
 static void

@@ -411,112 +411,116 @@ threadlens3_progress (gdouble      fraction,
   gimp_progress_update (fraction);
 }
 
-/* A new layer above DRAWABLE holding the thread map. */
-static void
-threadlens3_add_layer (GimpImage           *image,
-                       GimpDrawable        *drawable,
-                       const TlHostOverlay *overlay)
+/* The image operations tl_host_apply () needs, in libgimp-3.0 terms:
+ * handles are GimpImage and GimpDrawable objects.
+ */
+static gboolean
+threadlens3_is_indexed (gpointer drawable)
 {
-  GeglBuffer *buffer;
-  GimpLayer  *layer;
-  GimpLayer  *parent = NULL;
-  gint        position = 0, offset_x = 0, offset_y = 0;
+  return gimp_drawable_is_indexed (drawable);
+}
 
-  layer = gimp_layer_new (image, overlay->title, overlay->area.width,
-                          overlay->area.height,
+static gboolean
+threadlens3_mask_bounds (gpointer       drawable,
+                         GeglRectangle *region)
+{
+  return gimp_drawable_mask_intersect (drawable, &region->x, &region->y,
+                                       &region->width, &region->height);
+}
+
+static GeglBuffer *
+threadlens3_get_buffer (gpointer drawable)
+{
+  return gimp_drawable_get_buffer (drawable);
+}
+
+static GeglBuffer *
+threadlens3_get_shadow (gpointer drawable)
+{
+  return gimp_drawable_get_shadow_buffer (drawable);
+}
+
+static void
+threadlens3_update (gpointer             drawable,
+                    const GeglRectangle *area)
+{
+  gimp_drawable_update (drawable, area->x, area->y, area->width,
+                        area->height);
+}
+
+static void
+threadlens3_merge_shadow (gpointer             drawable,
+                          const GeglRectangle *region)
+{
+  gimp_drawable_merge_shadow (drawable, TRUE);
+  threadlens3_update (drawable, region);
+}
+
+static gpointer
+threadlens3_add_layer (gpointer             image,
+                       gpointer             above,
+                       const gchar         *name,
+                       const GeglRectangle *area)
+{
+  GimpLayer *layer;
+  GimpLayer *parent = NULL;
+  gint       position = 0, offset_x = 0, offset_y = 0;
+
+  layer = gimp_layer_new (image, name, area->width, area->height,
                           gimp_image_get_base_type (image) == GIMP_GRAY ?
                           GIMP_GRAYA_IMAGE : GIMP_RGBA_IMAGE,
                           100.0, GIMP_LAYER_MODE_NORMAL);
-  if (GIMP_IS_LAYER (drawable))
+  if (GIMP_IS_LAYER (above))
     {
-      parent   = GIMP_LAYER (gimp_item_get_parent (GIMP_ITEM (drawable)));
-      position = gimp_image_get_item_position (image, GIMP_ITEM (drawable));
+      parent   = GIMP_LAYER (gimp_item_get_parent (above));
+      position = gimp_image_get_item_position (image, above);
     }
-  gimp_drawable_get_offsets (drawable, &offset_x, &offset_y);
+  gimp_drawable_get_offsets (above, &offset_x, &offset_y);
   gimp_image_insert_layer (image, layer, parent, position);
-  gimp_layer_set_offsets (layer, offset_x + overlay->area.x,
-                          offset_y + overlay->area.y);
+  gimp_layer_set_offsets (layer, offset_x + area->x, offset_y + area->y);
 
-  buffer = gimp_drawable_get_buffer (GIMP_DRAWABLE (layer));
-  gegl_buffer_set (buffer, GEGL_RECTANGLE (0, 0, overlay->area.width,
-                                           overlay->area.height),
-                   0, babl_format ("R'G'B'A float"), overlay->pixels,
-                   GEGL_AUTO_ROWSTRIDE);
-  g_object_unref (buffer);
-  gimp_drawable_update (GIMP_DRAWABLE (layer), 0, 0, overlay->area.width,
-                        overlay->area.height);
+  return layer;
 }
 
-/* FILTER NULL: the thread map alone. */
-static gboolean
-threadlens3_apply (const TlFilter       *filter,
-                   const TlHostSettings *settings,
-                   GimpImage            *image,
-                   GimpDrawable         *drawable,
-                   GError              **error)
+static void
+threadlens3_undo_begin (gpointer image)
 {
-  TlHostOverlay  overlay = { { 0, } };
-  GeglBuffer    *source, *shadow = NULL;
-  GeglRectangle  region;
-  gboolean       ok;
-
-  if (gimp_drawable_is_indexed (drawable))
-    {
-      g_set_error_literal (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                           _("ThreadLens filters work on RGB and grayscale "
-                             "layers; this one is indexed (Image > Mode > RGB "
-                             "converts it)"));
-      return FALSE;
-    }
-
-  /* Nothing selected on this drawable: nothing to do. */
-  if (! gimp_drawable_mask_intersect (drawable, &region.x, &region.y,
-                                      &region.width, &region.height))
-    return TRUE;
-
-  gimp_progress_init_printf (_("ThreadLens: %s"),
-                             filter ? _(filter->label) : _("Thread Map"));
-
-  source = gimp_drawable_get_buffer (drawable);
-  if (filter)
-    {
-      shadow = gimp_drawable_get_shadow_buffer (drawable);
-      ok = tl_host_process_with_overlay (settings, filter, source, shadow,
-                                         &region, threadlens3_progress, NULL,
-                                         &overlay, error);
-      if (ok)
-        gegl_buffer_flush (shadow);
-      g_object_unref (shadow);
-    }
-  else
-    {
-      ok = tl_host_thread_map (settings, source, &region, threadlens3_progress,
-                               NULL, &overlay, error);
-    }
-  g_object_unref (source);
-
-  /* Only a successful run changes the image: on failure the shadow is
-   * dropped and the layer keeps its pixels.  The merge blends through
-   * the selection mask; merge and overlay layer are one undo step.
-   */
-  if (ok)
-    {
-      gimp_image_undo_group_start (image);
-      if (filter)
-        {
-          gimp_drawable_merge_shadow (drawable, TRUE);
-          gimp_drawable_update (drawable, region.x, region.y, region.width,
-                                region.height);
-        }
-      if (overlay.pixels)
-        threadlens3_add_layer (image, drawable, &overlay);
-      gimp_image_undo_group_end (image);
-    }
-  tl_host_overlay_clear (&overlay);
-  gimp_progress_end ();
-
-  return ok;
+  gimp_image_undo_group_start (image);
 }
+
+static void
+threadlens3_undo_end (gpointer image)
+{
+  gimp_image_undo_group_end (image);
+}
+
+static void
+threadlens3_progress_init (const gchar *message)
+{
+  gimp_progress_init (message);
+}
+
+static void
+threadlens3_progress_end (void)
+{
+  gimp_progress_end ();
+}
+
+static const TlHostGimp threadlens3_gimp =
+{
+  threadlens3_is_indexed,
+  threadlens3_mask_bounds,
+  threadlens3_get_buffer,
+  threadlens3_get_shadow,
+  threadlens3_merge_shadow,
+  threadlens3_add_layer,
+  threadlens3_update,
+  threadlens3_undo_begin,
+  threadlens3_undo_end,
+  threadlens3_progress_init,
+  threadlens3_progress_end,
+  threadlens3_progress,
+};
 
 static GimpValueArray *
 threadlens3_run (GimpProcedure        *procedure,
@@ -553,7 +557,8 @@ threadlens3_run (GimpProcedure        *procedure,
     return gimp_procedure_new_return_values (procedure, GIMP_PDB_CALLING_ERROR,
                                              g_steal_pointer (&error));
 
-  if (! threadlens3_apply (filter, &settings, image, drawables[0], &error))
+  if (! tl_host_apply (&threadlens3_gimp, filter, &settings, image,
+                      drawables[0], &error))
     return gimp_procedure_new_return_values (procedure,
                                              GIMP_PDB_EXECUTION_ERROR,
                                              g_steal_pointer (&error));

@@ -809,3 +809,97 @@ tl_host_thread_map (const TlHostSettings *settings,
 
   return TRUE;
 }
+
+/* A new layer above DRAWABLE holding the thread map. */
+static void
+tl_host_add_overlay_layer (const TlHostGimp    *gimp,
+                           gpointer             image,
+                           gpointer             drawable,
+                           const TlHostOverlay *overlay)
+{
+  GeglRectangle whole = { 0, 0, overlay->area.width, overlay->area.height };
+  gpointer      layer;
+  GeglBuffer   *buffer;
+
+  layer  = gimp->add_layer (image, drawable, overlay->title, &overlay->area);
+  buffer = gimp->get_buffer (layer);
+  gegl_buffer_set (buffer, &whole, 0, babl_format ("R'G'B'A float"),
+                   overlay->pixels, GEGL_AUTO_ROWSTRIDE);
+  g_object_unref (buffer);
+  gimp->update (layer, &whole);
+}
+
+/* Runs FILTER (NULL: the thread map alone) on DRAWABLE the way GIMP's
+ * own filters run: on the selection's bounds, through the shadow buffer,
+ * merged through the selection mask, with the overlay layer if asked, as
+ * one undo step.  On any error the image is left as it was.
+ */
+gboolean
+tl_host_apply (const TlHostGimp     *gimp,
+               const TlFilter       *filter,
+               const TlHostSettings *settings,
+               gpointer              image,
+               gpointer              drawable,
+               GError              **error)
+{
+  TlHostOverlay  overlay = { { 0, } };
+  GeglBuffer    *source, *shadow;
+  GeglRectangle  region;
+  gchar         *title;
+  gboolean       ok;
+
+  g_return_val_if_fail (gimp != NULL && settings != NULL, FALSE);
+
+  if (gimp->is_indexed (drawable))
+    {
+      g_set_error_literal (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                           _("ThreadLens filters work on RGB and grayscale "
+                             "layers; this one is indexed (Image > Mode > RGB "
+                             "converts it)"));
+      return FALSE;
+    }
+
+  /* Nothing selected on this drawable: nothing to do. */
+  if (! gimp->mask_bounds (drawable, &region))
+    return TRUE;
+
+  title = g_strdup_printf (_("ThreadLens: %s"),
+                           filter ? _(filter->label) : _("Thread Map"));
+  gimp->progress_init (title);
+  g_free (title);
+
+  source = gimp->get_buffer (drawable);
+  if (filter)
+    {
+      shadow = gimp->get_shadow (drawable);
+      ok = tl_host_process_with_overlay (settings, filter, source, shadow,
+                                         &region, gimp->progress, NULL,
+                                         &overlay, error);
+      if (ok)
+        gegl_buffer_flush (shadow);
+      g_object_unref (shadow);
+    }
+  else
+    {
+      ok = tl_host_thread_map (settings, source, &region, gimp->progress,
+                               NULL, &overlay, error);
+    }
+  g_object_unref (source);
+
+  /* Only a successful run changes the image: on failure the shadow is
+   * dropped and the layer keeps its pixels.
+   */
+  if (ok)
+    {
+      gimp->undo_begin (image);
+      if (filter)
+        gimp->merge_shadow (drawable, &region);
+      if (overlay.pixels)
+        tl_host_add_overlay_layer (gimp, image, drawable, &overlay);
+      gimp->undo_end (image);
+    }
+  tl_host_overlay_clear (&overlay);
+  gimp->progress_end ();
+
+  return ok;
+}

@@ -83,6 +83,32 @@ typedef void (* TlHostProgress) (gdouble      fraction,
                                  const gchar *message,
                                  gpointer     data);
 
+/* What a host does to GIMP's image: each is one or two libgimp calls,
+ * which differ between GIMP 2.10 (IDs) and 3 (objects) in types only.
+ * IMAGE, DRAWABLE and layers are the host's handles.
+ */
+typedef struct
+{
+  gboolean     (* is_indexed)    (gpointer             drawable);
+  gboolean     (* mask_bounds)   (gpointer             drawable,
+                                  GeglRectangle       *region);
+  GeglBuffer * (* get_buffer)    (gpointer             drawable);
+  GeglBuffer * (* get_shadow)    (gpointer             drawable);
+  void         (* merge_shadow)  (gpointer             drawable,
+                                  const GeglRectangle *region);
+  gpointer     (* add_layer)     (gpointer             image,
+                                  gpointer             above,
+                                  const gchar         *name,
+                                  const GeglRectangle *area);
+  void         (* update)        (gpointer             drawable,
+                                  const GeglRectangle *area);
+  void         (* undo_begin)    (gpointer             image);
+  void         (* undo_end)      (gpointer             image);
+  void         (* progress_init) (const gchar         *message);
+  void         (* progress_end)  (void);
+  TlHostProgress progress;
+} TlHostGimp;
+
 extern const gchar *tl_host_overlay_names[];
 extern const gchar *tl_host_overlay_style_names[];
 
@@ -130,6 +156,13 @@ gboolean         tl_host_thread_map       (const TlHostSettings *settings,
                                            TlHostOverlay        *overlay,
                                            GError              **error);
 void             tl_host_overlay_clear    (TlHostOverlay        *overlay);
+
+gboolean         tl_host_apply            (const TlHostGimp     *gimp,
+                                           const TlFilter       *filter,
+                                           const TlHostSettings *settings,
+                                           gpointer              image,
+                                           gpointer              drawable,
+                                           GError              **error);
 
 gboolean         tl_host_process          (const TlHostSettings *settings,
                                            const TlFilter       *filter,
