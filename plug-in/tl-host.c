@@ -651,17 +651,16 @@ tl_host_draw_map (TlContext            *context,
  * OVERLAY given, the thread map of the same dispatch over the filtered
  * pixels goes there.
  */
-static gboolean
-tl_host_run (const TlHostSettings *settings,
-             const TlFilter       *filter,
-             GeglBuffer           *source,
-             GeglBuffer           *target,
-             const GeglRectangle  *region,
-             TlHostProgress        progress,
-             gpointer              progress_data,
-             TlPlan               *plan,
-             TlHostOverlay        *overlay,
-             GError              **error)
+gboolean
+tl_host_process (const TlHostSettings *settings,
+                 const TlFilter       *filter,
+                 GeglBuffer           *source,
+                 GeglBuffer           *target,
+                 const GeglRectangle  *region,
+                 TlHostProgress        progress,
+                 gpointer              progress_data,
+                 TlHostOverlay        *overlay,
+                 GError              **error)
 {
   g_autoptr(TlContext) context = NULL;
   g_autofree gfloat   *in      = NULL;
@@ -709,7 +708,7 @@ tl_host_run (const TlHostSettings *settings,
   pixels.in     = in;
   pixels.out    = out;
   if (! tl_run_filter (context, filter, settings->values, &choice, &pixels,
-                       plan, NULL, error))
+                       NULL, NULL, error))
     return FALSE;
 
   if (overlay && settings->overlay > 0)
@@ -730,37 +729,6 @@ tl_host_run (const TlHostSettings *settings,
   tl_host_report (progress, progress_data, 1.0, message);
 
   return TRUE;
-}
-
-gboolean
-tl_host_process_with_overlay (const TlHostSettings *settings,
-                              const TlFilter       *filter,
-                              GeglBuffer           *source,
-                              GeglBuffer           *target,
-                              const GeglRectangle  *region,
-                              TlHostProgress        progress,
-                              gpointer              progress_data,
-                              TlHostOverlay        *overlay,
-                              GError              **error)
-{
-  return tl_host_run (settings, filter, source, target, region, progress,
-                      progress_data, NULL, overlay, error);
-}
-
-/* PLAN, when given, gets the dispatch that ran. */
-gboolean
-tl_host_process (const TlHostSettings *settings,
-                 const TlFilter       *filter,
-                 GeglBuffer           *source,
-                 GeglBuffer           *target,
-                 const GeglRectangle  *region,
-                 TlHostProgress        progress,
-                 gpointer              progress_data,
-                 TlPlan               *plan,
-                 GError              **error)
-{
-  return tl_host_run (settings, filter, source, target, region, progress,
-                      progress_data, plan, NULL, error);
 }
 
 /* The thread-map procedure: the map of the overlay kernel's own dispatch
@@ -872,9 +840,8 @@ tl_host_apply (const TlHostGimp     *gimp,
   if (filter)
     {
       shadow = gimp->get_shadow (drawable);
-      ok = tl_host_process_with_overlay (settings, filter, source, shadow,
-                                         &region, gimp->progress, NULL,
-                                         &overlay, error);
+      ok = tl_host_process (settings, filter, source, shadow, &region,
+                            gimp->progress, NULL, &overlay, error);
       if (ok)
         gegl_buffer_flush (shadow);
       g_object_unref (shadow);

@@ -139,15 +139,6 @@ gboolean         tl_host_settings_to_choice (const TlHostSettings *settings,
                                            TlChoice             *choice,
                                            GError              **error);
 
-gboolean         tl_host_process_with_overlay (const TlHostSettings *settings,
-                                           const TlFilter       *filter,
-                                           GeglBuffer           *source,
-                                           GeglBuffer           *target,
-                                           const GeglRectangle  *region,
-                                           TlHostProgress        progress,
-                                           gpointer              progress_data,
-                                           TlHostOverlay        *overlay,
-                                           GError              **error);
 gboolean         tl_host_thread_map       (const TlHostSettings *settings,
                                            GeglBuffer           *source,
                                            const GeglRectangle  *region,
@@ -171,7 +162,7 @@ gboolean         tl_host_process          (const TlHostSettings *settings,
                                            const GeglRectangle  *region,
                                            TlHostProgress        progress,
                                            gpointer              progress_data,
-                                           TlPlan               *plan,
+                                           TlHostOverlay        *overlay,
                                            GError              **error);
 
 G_END_DECLS

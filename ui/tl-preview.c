@@ -174,9 +174,9 @@ tl_preview_thread (GTask        *task,
   if (job->filter)
     {
       scratch = gegl_buffer_new (&job->work, babl_format (job->filter->format));
-      ok = tl_host_process_with_overlay (&job->settings, job->filter,
-                                         job->source, scratch, &job->work,
-                                         NULL, NULL, &overlay, &error);
+      ok = tl_host_process (&job->settings, job->filter, job->source,
+                            scratch, &job->work, NULL, NULL, &overlay,
+                            &error);
     }
   else
     {

@@ -2,7 +2,7 @@
  *
  * Shows the layer around the centre of the region, zoomed so single
  * work-groups can be seen, with the filter run by the real kernels on
- * the visible part (tl_host_process_with_overlay () into a scratch
+ * the visible part (tl_host_process () into a scratch
  * buffer, in a worker thread) and the thread map over it when an overlay
  * is chosen.  The preview's run starts on the real run's group
  * boundaries, so its groups are the real ones.  A grid can outline the
