@@ -547,6 +547,41 @@ tl_host_report (TlHostProgress  progress,
     progress (fraction, message, data);
 }
 
+/* The OpenCL context for SETTINGS' device, kept for the life of the
+ * process: the dialog's preview runs the kernels on every change, and
+ * making a context and loading its programs each time would cost more
+ * than the kernels.  Callers do not run kernels concurrently (the preview
+ * holds tl_probe_lock ()); the lock here guards the cache itself.
+ */
+static TlContext *
+tl_host_get_context (const TlHostSettings *settings,
+                     GError              **error)
+{
+  static GMutex     lock;
+  static TlContext *context = NULL;
+  static gchar     *device  = NULL;
+  TlContext        *result;
+
+  g_mutex_lock (&lock);
+  if (context == NULL || g_strcmp0 (device, settings->device) != 0)
+    {
+      TlContext *fresh = tl_context_new (settings->device[0] ?
+                                         settings->device : NULL, error);
+
+      if (fresh)
+        {
+          g_clear_pointer (&context, tl_context_free);
+          g_free (device);
+          context = fresh;
+          device  = g_strdup (settings->device);
+        }
+    }
+  result = g_strcmp0 (device, settings->device) == 0 ? context : NULL;
+  g_mutex_unlock (&lock);
+
+  return result;
+}
+
 void
 tl_host_overlay_clear (TlHostOverlay *overlay)
 {
@@ -662,7 +697,7 @@ tl_host_process (const TlHostSettings *settings,
                  TlHostOverlay        *overlay,
                  GError              **error)
 {
-  g_autoptr(TlContext) context = NULL;
+  TlContext           *context;
   g_autofree gfloat   *in      = NULL;
   g_autofree gfloat   *out     = NULL;
   g_autofree gchar    *message = NULL;
@@ -681,7 +716,7 @@ tl_host_process (const TlHostSettings *settings,
     return FALSE;
 
   tl_host_report (progress, progress_data, 0.05, _("ThreadLens: preparing OpenCL"));
-  context = tl_context_new (settings->device[0] ? settings->device : NULL, error);
+  context = tl_host_get_context (settings, error);
   if (context == NULL)
     return FALSE;
 
@@ -743,7 +778,7 @@ tl_host_thread_map (const TlHostSettings *settings,
                     TlHostOverlay        *overlay,
                     GError              **error)
 {
-  g_autoptr(TlContext) context = NULL;
+  TlContext           *context;
   g_autofree gfloat   *image   = NULL;
   GeglRectangle        area;
 
@@ -761,7 +796,7 @@ tl_host_thread_map (const TlHostSettings *settings,
     }
 
   tl_host_report (progress, progress_data, 0.05, _("ThreadLens: preparing OpenCL"));
-  context = tl_context_new (settings->device[0] ? settings->device : NULL, error);
+  context = tl_host_get_context (settings, error);
   if (context == NULL)
     return FALSE;
 
