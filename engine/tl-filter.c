@@ -17,6 +17,10 @@ static const TlFilter *const tl_filters[] =
   &tl_filter_invert,
   &tl_filter_color_matrix,
   &tl_filter_gaussian_blur,
+  &tl_filter_brightness_contrast,
+  &tl_filter_threshold,
+  &tl_filter_mono_mixer,
+  &tl_filter_sepia,
 };
 
 const TlFilter *const *

@@ -122,6 +122,10 @@ void                  tl_filter_reference        (const TlFilter  *filter,
 extern const TlFilter tl_filter_invert;
 extern const TlFilter tl_filter_color_matrix;
 extern const TlFilter tl_filter_gaussian_blur;
+extern const TlFilter tl_filter_brightness_contrast;
+extern const TlFilter tl_filter_threshold;
+extern const TlFilter tl_filter_mono_mixer;
+extern const TlFilter tl_filter_sepia;
 
 G_END_DECLS
 

@@ -18,7 +18,7 @@
 typedef struct
 {
   const gchar *filter;
-  const gchar *settings[2];     /* --set style, NULL-terminated */
+  const gchar *settings[3];     /* --set style, NULL-terminated */
   const gchar *photo;
   gdouble      tolerance;       /* against the reference; 0 = exact */
   gboolean     full_sweep;      /* every combination, or a cross section */
@@ -41,6 +41,16 @@ static const FilterCase filter_cases[] =
   { "gaussian-blur", { "std-dev=6", NULL }, "logo.png", 1e-5, FALSE },
   { "gaussian-blur", { "std-dev=0", NULL }, "astronaut.png", 1e-5, FALSE },
   { "gaussian-blur", { "std-dev=1", NULL }, "chessboard_GRAY_U16.tif", 1e-5, FALSE },
+  { "brightness-contrast", { "contrast=1.8", "brightness=0.25" },
+    "coffee.png", 0.0, FALSE },
+  { "brightness-contrast", { "contrast=0.5", "brightness=-0.1" },
+    "logo.png", 0.0, FALSE },
+  { "threshold", { "value=0.5", NULL }, "coffee.png", 0.0, FALSE },
+  { "threshold", { "value=0.3", NULL }, "chessboard_GRAY_U16.tif", 0.0, FALSE },
+  { "mono-mixer", { "red=0.5", NULL }, "coffee.png", 0.0, FALSE },
+  { "mono-mixer", { "blue=-0.4", NULL }, "logo.png", 0.0, FALSE },
+  { "sepia", { "scale=0.75", NULL }, "coffee.png", 0.0, FALSE },
+  { "sepia", { NULL }, "logo.png", 0.0, FALSE },
 };
 
 static const gchar *const shapes[] =

@@ -1,0 +1,426 @@
+/* ThreadLens: tone filters (brightness-contrast, threshold, mono-mixer,
+ * sepia), C reference beside the OpenCL path.  Each follows GEGL's
+ * operation of the same name in its parameters, working format and maths.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "tl-filter.h"
+#include "tl-run.h"
+
+/* Relative luminance of linear sRGB, as babl computes Y (D50-adapted
+ * primaries, so these are not the Rec. 709 0.2126, 0.7152, 0.0722).
+ */
+#define TL_TONE_LUMINANCE_RED   0.22248840f
+#define TL_TONE_LUMINANCE_GREEN 0.71690369f
+#define TL_TONE_LUMINANCE_BLUE  0.06060791f
+
+/* The sRGB curve backwards: Y' to linear Y.  Values below the linear
+ * segment, negative ones included, stay on the straight line.
+ */
+static gfloat
+tl_tone_linear_from_srgb (gdouble value)
+{
+  if (value <= 0.04045)
+    return value / 12.92;
+
+  return pow ((value + 0.055) / 1.055, 2.4);
+}
+
+/* GEGL's sepia matrix for SCALE, rows of R, G and B weights. */
+static void
+tl_tone_sepia_matrix (gdouble scale,
+                      gfloat  m[9])
+{
+  gdouble rest = 1.0 - scale;
+
+  m[0] = 0.393 + 0.607 * rest;
+  m[1] = 0.769 - 0.769 * rest;
+  m[2] = 0.189 - 0.189 * rest;
+
+  m[3] = 0.349 - 0.349 * rest;
+  m[4] = 0.686 + 0.314 * rest;
+  m[5] = 0.168 - 0.168 * rest;
+
+  m[6] = 0.272 - 0.272 * rest;
+  m[7] = 0.534 - 0.534 * rest;
+  m[8] = 0.131 + 0.869 * rest;
+}
+
+/* Sets the pixel buffers and the per-filter parameters from index 3 on,
+ * then launches KERNEL_NAME.
+ */
+static gboolean
+tl_tone_launch (TlRun        *run,
+                const gchar  *kernel_name,
+                guint         n_args,
+                const gsize  *sizes,
+                const void  **args,
+                GError      **error)
+{
+  cl_kernel kernel = tl_run_get_kernel (run, kernel_name, error);
+  cl_mem    in     = tl_run_get_input (run);
+  cl_mem    out    = tl_run_get_output (run);
+  guint     i;
+
+  if (! kernel ||
+      ! tl_run_set_arg (run, kernel, 0, sizeof (cl_mem), &in, error) ||
+      ! tl_run_set_arg (run, kernel, 1, sizeof (cl_mem), &out, error))
+    return FALSE;
+
+  for (i = 0; i < n_args; i++)
+    if (! tl_run_set_arg (run, kernel, 3 + i, sizes[i], args[i], error))
+      return FALSE;
+
+  return tl_run_enqueue (run, kernel, 2, error);
+}
+
+/* brightness-contrast */
+
+static void
+tl_tone_brightness_contrast_reference (const TlFilter *filter,
+                                       const TlValue  *values,
+                                       const TlPixels *pixels)
+{
+  gfloat contrast   = values[0].v[0];
+  gfloat brightness = values[1].v[0];
+  gsize  i, n = (gsize) pixels->width * pixels->height;
+
+  for (i = 0; i < n; i++)
+    {
+      const gfloat *in  = pixels->in + i * 4;
+      gfloat       *out = pixels->out + i * 4;
+
+      out[0] = (in[0] - 0.5f) * contrast + brightness + 0.5f;
+      out[1] = (in[1] - 0.5f) * contrast + brightness + 0.5f;
+      out[2] = (in[2] - 0.5f) * contrast + brightness + 0.5f;
+      out[3] = in[3];
+    }
+}
+
+static gboolean
+tl_tone_brightness_contrast_cl (TlRun         *run,
+                                const TlValue *values,
+                                GError       **error)
+{
+  cl_float     contrast   = values[0].v[0];
+  cl_float     brightness = values[1].v[0];
+  const gsize  sizes[]    = { sizeof (cl_float), sizeof (cl_float) };
+  const void  *args[]     = { &contrast, &brightness };
+
+  return tl_tone_launch (run, "tl_brightness_contrast",
+                         G_N_ELEMENTS (args), sizes, args, error);
+}
+
+static const TlParamSpec tl_tone_brightness_contrast_params[] =
+{
+  {
+    .name        = "contrast",
+    .label       = N_("Contrast"),
+    .description = N_("Magnitude of contrast scaling around mid-gray: above "
+                      "1.0 more contrast, below 1.0 less"),
+    .type        = TL_PARAM_DOUBLE,
+    .min         = -5.0,
+    .max         = 5.0,
+    .n_min       = 1,
+    .n_max       = 1,
+    .n_default   = 1,
+    .defaults    = { 1.0 },
+  },
+  {
+    .name        = "brightness",
+    .label       = N_("Brightness"),
+    .description = N_("Amount to increase brightness, added after contrast "
+                      "scaling"),
+    .type        = TL_PARAM_DOUBLE,
+    .min         = -3.0,
+    .max         = 3.0,
+    .n_min       = 1,
+    .n_max       = 1,
+    .n_default   = 1,
+    .defaults    = { 0.0 },
+  },
+};
+
+/* threshold */
+
+/* GEGL compares Y' (babl's sRGB-curved luminance) with value; the curve
+ * rises, so this compares linear Y with value taken back through the
+ * curve, which needs no pow () per pixel.
+ */
+static void
+tl_tone_threshold_reference (const TlFilter *filter,
+                             const TlValue  *values,
+                             const TlPixels *pixels)
+{
+  gfloat level = tl_tone_linear_from_srgb (values[0].v[0]);
+  gsize  i, n = (gsize) pixels->width * pixels->height;
+
+  for (i = 0; i < n; i++)
+    {
+      const gfloat *in  = pixels->in + i * 4;
+      gfloat       *out = pixels->out + i * 4;
+      gfloat        y;
+
+      y = (in[0] * TL_TONE_LUMINANCE_RED +
+           in[1] * TL_TONE_LUMINANCE_GREEN +
+           in[2] * TL_TONE_LUMINANCE_BLUE);
+      y = y >= level ? 1.0f : 0.0f;
+
+      out[0] = y;
+      out[1] = y;
+      out[2] = y;
+      out[3] = in[3];
+    }
+}
+
+static gboolean
+tl_tone_threshold_cl (TlRun         *run,
+                      const TlValue *values,
+                      GError       **error)
+{
+  cl_float     level   = tl_tone_linear_from_srgb (values[0].v[0]);
+  const gsize  sizes[] = { sizeof (cl_float) };
+  const void  *args[]  = { &level };
+
+  return tl_tone_launch (run, "tl_threshold",
+                         G_N_ELEMENTS (args), sizes, args, error);
+}
+
+static const TlParamSpec tl_tone_threshold_params[] =
+{
+  {
+    .name        = "value",
+    .label       = N_("Threshold"),
+    .description = N_("Scalar threshold level on luma: pixels at or above it "
+                      "become white, the rest black"),
+    .type        = TL_PARAM_DOUBLE,
+    .min         = -200.0,
+    .max         = 200.0,
+    .n_min       = 1,
+    .n_max       = 1,
+    .n_default   = 1,
+    .defaults    = { 0.5 },
+  },
+};
+
+/* mono-mixer */
+
+static void
+tl_tone_mono_mixer_reference (const TlFilter *filter,
+                              const TlValue  *values,
+                              const TlPixels *pixels)
+{
+  gfloat red   = values[0].v[0];
+  gfloat green = values[1].v[0];
+  gfloat blue  = values[2].v[0];
+  gsize  i, n = (gsize) pixels->width * pixels->height;
+
+  for (i = 0; i < n; i++)
+    {
+      const gfloat *in  = pixels->in + i * 4;
+      gfloat       *out = pixels->out + i * 4;
+      gfloat        y;
+
+      y = in[0] * red + in[1] * green + in[2] * blue;
+
+      out[0] = y;
+      out[1] = y;
+      out[2] = y;
+      out[3] = in[3];
+    }
+}
+
+static gboolean
+tl_tone_mono_mixer_cl (TlRun         *run,
+                       const TlValue *values,
+                       GError       **error)
+{
+  cl_float     weights[4] = { values[0].v[0], values[1].v[0],
+                              values[2].v[0], 0.0f };
+  const gsize  sizes[]    = { sizeof (weights) };
+  const void  *args[]     = { weights };
+
+  return tl_tone_launch (run, "tl_mono_mixer",
+                         G_N_ELEMENTS (args), sizes, args, error);
+}
+
+static const TlParamSpec tl_tone_mono_mixer_params[] =
+{
+  {
+    .name        = "red",
+    .label       = N_("Red Channel Multiplier"),
+    .description = N_("Weight of linear red in the gray result"),
+    .type        = TL_PARAM_DOUBLE,
+    .min         = -5.0,
+    .max         = 5.0,
+    .n_min       = 1,
+    .n_max       = 1,
+    .n_default   = 1,
+    .defaults    = { 0.333 },
+  },
+  {
+    .name        = "green",
+    .label       = N_("Green Channel Multiplier"),
+    .description = N_("Weight of linear green in the gray result"),
+    .type        = TL_PARAM_DOUBLE,
+    .min         = -5.0,
+    .max         = 5.0,
+    .n_min       = 1,
+    .n_max       = 1,
+    .n_default   = 1,
+    .defaults    = { 0.333 },
+  },
+  {
+    .name        = "blue",
+    .label       = N_("Blue Channel Multiplier"),
+    .description = N_("Weight of linear blue in the gray result"),
+    .type        = TL_PARAM_DOUBLE,
+    .min         = -5.0,
+    .max         = 5.0,
+    .n_min       = 1,
+    .n_max       = 1,
+    .n_default   = 1,
+    .defaults    = { 0.333 },
+  },
+};
+
+/* sepia */
+
+static void
+tl_tone_sepia_reference (const TlFilter *filter,
+                         const TlValue  *values,
+                         const TlPixels *pixels)
+{
+  gfloat m[9];
+  gsize  i, n = (gsize) pixels->width * pixels->height;
+
+  tl_tone_sepia_matrix (values[0].v[0], m);
+
+  for (i = 0; i < n; i++)
+    {
+      const gfloat *in  = pixels->in + i * 4;
+      gfloat       *out = pixels->out + i * 4;
+
+      out[0] = m[0] * in[0] + m[1] * in[1] + m[2] * in[2];
+      out[1] = m[3] * in[0] + m[4] * in[1] + m[5] * in[2];
+      out[2] = m[6] * in[0] + m[7] * in[1] + m[8] * in[2];
+      out[3] = in[3];
+    }
+}
+
+static gboolean
+tl_tone_sepia_cl (TlRun         *run,
+                  const TlValue *values,
+                  GError       **error)
+{
+  gfloat       m[9];
+  cl_float4    rows[3];
+  const gsize  sizes[] = { sizeof (cl_float4), sizeof (cl_float4),
+                           sizeof (cl_float4) };
+  const void  *args[]  = { &rows[0], &rows[1], &rows[2] };
+  guint        row;
+
+  tl_tone_sepia_matrix (values[0].v[0], m);
+
+  for (row = 0; row < 3; row++)
+    {
+      rows[row].s[0] = m[row * 3 + 0];
+      rows[row].s[1] = m[row * 3 + 1];
+      rows[row].s[2] = m[row * 3 + 2];
+      rows[row].s[3] = 0.0f;
+    }
+
+  return tl_tone_launch (run, "tl_sepia",
+                         G_N_ELEMENTS (args), sizes, args, error);
+}
+
+static const TlParamSpec tl_tone_sepia_params[] =
+{
+  {
+    .name        = "scale",
+    .label       = N_("Effect strength"),
+    .description = N_("Strength of the sepia effect"),
+    .type        = TL_PARAM_DOUBLE,
+    .min         = 0.0,
+    .max         = 1.0,
+    .n_min       = 1,
+    .n_max       = 1,
+    .n_default   = 1,
+    .defaults    = { 1.0 },
+  },
+};
+
+static const gchar *const tl_tone_brightness_contrast_kernels[] = { "tl_brightness_contrast", NULL };
+static const gchar *const tl_tone_threshold_kernels[] = { "tl_threshold", NULL };
+static const gchar *const tl_tone_mono_mixer_kernels[] = { "tl_mono_mixer", NULL };
+static const gchar *const tl_tone_sepia_kernels[] = { "tl_sepia", NULL };
+
+const TlFilter tl_filter_brightness_contrast =
+{
+  .name        = "brightness-contrast",
+  .label       = N_("Brightness-Contrast"),
+  .description = N_("Scale linear RGB by contrast around mid-gray, then add "
+                    "brightness; alpha kept"),
+  .format      = "RGBA float",
+  .default_pixels_per_item = 1,
+  .params      = tl_tone_brightness_contrast_params,
+  .n_params    = G_N_ELEMENTS (tl_tone_brightness_contrast_params),
+  .program     = "tone",
+  .kernels     = tl_tone_brightness_contrast_kernels,
+  .reference   = tl_tone_brightness_contrast_reference,
+  .run_cl      = tl_tone_brightness_contrast_cl,
+};
+
+const TlFilter tl_filter_threshold =
+{
+  .name        = "threshold",
+  .label       = N_("Threshold"),
+  .description = N_("White where the luma is at or above the threshold, black "
+                    "elsewhere; alpha kept"),
+  .format      = "RGBA float",
+  .default_pixels_per_item = 1,
+  .params      = tl_tone_threshold_params,
+  .n_params    = G_N_ELEMENTS (tl_tone_threshold_params),
+  .program     = "tone",
+  .kernels     = tl_tone_threshold_kernels,
+  .reference   = tl_tone_threshold_reference,
+  .run_cl      = tl_tone_threshold_cl,
+};
+
+const TlFilter tl_filter_mono_mixer =
+{
+  .name        = "mono-mixer",
+  .label       = N_("Mono Mixer"),
+  .description = N_("Monochrome channel mixer: gray from weighted linear red, "
+                    "green and blue; alpha kept"),
+  .format      = "RGBA float",
+  .default_pixels_per_item = 1,
+  .params      = tl_tone_mono_mixer_params,
+  .n_params    = G_N_ELEMENTS (tl_tone_mono_mixer_params),
+  .program     = "tone",
+  .kernels     = tl_tone_mono_mixer_kernels,
+  .reference   = tl_tone_mono_mixer_reference,
+  .run_cl      = tl_tone_mono_mixer_cl,
+};
+
+const TlFilter tl_filter_sepia =
+{
+  .name        = "sepia",
+  .label       = N_("Sepia"),
+  .description = N_("Apply a sepia tone to the image, on sRGB-curved values; "
+                    "alpha kept"),
+  .format      = "R~G~B~A float",
+  .default_pixels_per_item = 1,
+  .params      = tl_tone_sepia_params,
+  .n_params    = G_N_ELEMENTS (tl_tone_sepia_params),
+  .program     = "tone",
+  .kernels     = tl_tone_sepia_kernels,
+  .reference   = tl_tone_sepia_reference,
+  .run_cl      = tl_tone_sepia_cl,
+};
