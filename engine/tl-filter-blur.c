@@ -19,8 +19,8 @@
 #include "tl-run.h"
 
 /* Three standard deviations hold all but 0.3% of the weight. */
-static gint
-tl_blur_radius (gdouble std_dev)
+gint
+tl_filter_gaussian_radius (gdouble std_dev)
 {
   return (gint) ceil (3.0 * std_dev);
 }
@@ -28,14 +28,17 @@ tl_blur_radius (gdouble std_dev)
 static guint
 tl_blur_halo (const TlValue *values)
 {
-  return tl_blur_radius (values[0].v[0]);
+  return tl_filter_gaussian_radius (values[0].v[0]);
 }
 
-static gfloat *
-tl_blur_weights (gdouble std_dev,
-                 gint   *radius)
+/* Normalised weights of taps -radius..radius, shared by every filter that
+ * blurs with a Gaussian (gaussian-blur, unsharp-mask); free with g_free ().
+ */
+gfloat *
+tl_filter_gaussian_weights (gdouble  std_dev,
+                            gint    *radius)
 {
-  gint    r = tl_blur_radius (std_dev);
+  gint    r = tl_filter_gaussian_radius (std_dev);
   gfloat *weights = g_new (gfloat, 2 * r + 1);
   gdouble sum = 0.0;
   gint    i;
@@ -63,7 +66,7 @@ tl_blur_reference (const TlFilter *filter,
 {
   gint              w = pixels->width, h = pixels->height;
   gint              radius, x, y, i, c;
-  g_autofree gfloat *weights = tl_blur_weights (values[0].v[0], &radius);
+  g_autofree gfloat *weights = tl_filter_gaussian_weights (values[0].v[0], &radius);
   g_autofree gfloat *tmp     = g_new (gfloat, (gsize) w * h * 4);
 
   for (y = 0; y < h; y++)
@@ -104,7 +107,7 @@ tl_blur_run_cl (TlRun         *run,
 {
   const TlPixels    *pixels = tl_run_get_pixels (run);
   gint               radius;
-  g_autofree gfloat *weights = tl_blur_weights (values[0].v[0], &radius);
+  g_autofree gfloat *weights = tl_filter_gaussian_weights (values[0].v[0], &radius);
   gsize              size = (gsize) pixels->width * pixels->height * 4 * sizeof (gfloat);
   cl_kernel          horizontal, vertical;
   cl_mem             in  = tl_run_get_input (run);

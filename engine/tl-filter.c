@@ -21,6 +21,10 @@ static const TlFilter *const tl_filters[] =
   &tl_filter_threshold,
   &tl_filter_mono_mixer,
   &tl_filter_sepia,
+  &tl_filter_box_blur,
+  &tl_filter_edge_sobel,
+  &tl_filter_pixelize,
+  &tl_filter_unsharp_mask,
 };
 
 const TlFilter *const *

@@ -118,6 +118,11 @@ void                  tl_filter_reference        (const TlFilter  *filter,
                                                   const TlValue   *values,
                                                   const TlPixels  *pixels);
 
+/* Gaussian taps shared by the filters that blur (tl-filter-blur.c). */
+gint                  tl_filter_gaussian_radius  (gdouble          std_dev);
+gfloat               *tl_filter_gaussian_weights (gdouble          std_dev,
+                                                  gint            *radius);
+
 /* Filter families register themselves here. */
 extern const TlFilter tl_filter_invert;
 extern const TlFilter tl_filter_color_matrix;
@@ -126,6 +131,10 @@ extern const TlFilter tl_filter_brightness_contrast;
 extern const TlFilter tl_filter_threshold;
 extern const TlFilter tl_filter_mono_mixer;
 extern const TlFilter tl_filter_sepia;
+extern const TlFilter tl_filter_box_blur;
+extern const TlFilter tl_filter_edge_sobel;
+extern const TlFilter tl_filter_pixelize;
+extern const TlFilter tl_filter_unsharp_mask;
 
 G_END_DECLS
 

@@ -51,6 +51,18 @@ static const FilterCase filter_cases[] =
   { "mono-mixer", { "blue=-0.4", NULL }, "logo.png", 0.0, FALSE },
   { "sepia", { "scale=0.75", NULL }, "coffee.png", 0.0, FALSE },
   { "sepia", { NULL }, "logo.png", 0.0, FALSE },
+  /* Area filters.  Sums of products under FP_CONTRACT OFF are exact;
+   * edge-sobel's sqrt () and pixelize's division are not correctly rounded
+   * in OpenCL C by default (3 and 2.5 ulp), hence 1e-5 there.
+   */
+  { "box-blur", { "radius=3", NULL }, "coffee.png", 0.0, FALSE },
+  { "box-blur", { NULL }, "logo.png", 0.0, FALSE },
+  { "edge-sobel", { NULL }, "coffee.png", 1e-5, FALSE },
+  { "edge-sobel", { NULL }, "chessboard_GRAY_U16.tif", 1e-5, FALSE },
+  { "pixelize", { "size=7", NULL }, "coffee.png", 1e-5, FALSE },
+  { "pixelize", { NULL }, "logo.png", 1e-5, FALSE },
+  { "unsharp-mask", { "std-dev=2", "scale=1.5" }, "coffee.png", 0.0, FALSE },
+  { "unsharp-mask", { NULL }, "logo.png", 0.0, FALSE },
 };
 
 static const gchar *const shapes[] =

@@ -1,0 +1,506 @@
+/* ThreadLens: area filters, C references beside the OpenCL paths.
+ *
+ * box-blur, edge-sobel, pixelize and unsharp-mask, after GEGL's operations
+ * of the same names.  Each reference computes the same sums, in the same
+ * order, as its kernel in kernels/area.cl; weights are computed once on the
+ * host and shared by both paths.  Borders clamp to the edge (pixelize cuts
+ * its blocks at the edge instead).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "tl-error.h"
+#include "tl-filter.h"
+#include "tl-run.h"
+
+/* One separable pass of 2 radius + 1 taps along x (vertical FALSE) or y,
+ * with clamp-to-edge borders; WEIGHTS NULL means each tap weighs WEIGHT.
+ */
+static void
+tl_area_pass (const gfloat *in,
+              gfloat       *out,
+              gint          w,
+              gint          h,
+              gboolean      vertical,
+              const gfloat *weights,
+              gfloat        weight,
+              gint          radius)
+{
+  gint x, y, i, c;
+
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++)
+      {
+        gfloat sum[4] = { 0, 0, 0, 0 };
+
+        for (i = -radius; i <= radius; i++)
+          {
+            const gfloat *p;
+            gfloat        t = weights ? weights[i + radius] : weight;
+
+            if (vertical)
+              p = in + ((gsize) CLAMP (y + i, 0, h - 1) * w + x) * 4;
+            else
+              p = in + ((gsize) y * w + CLAMP (x + i, 0, w - 1)) * 4;
+
+            for (c = 0; c < 4; c++)
+              sum[c] += t * p[c];
+          }
+        memcpy (out + ((gsize) y * w + x) * 4, sum, sizeof (sum));
+      }
+}
+
+/* box-blur */
+
+static guint
+tl_area_box_halo (const TlValue *values)
+{
+  return (guint) values[0].v[0];
+}
+
+/* GEGL's radius is an integer; ours is a number that must be whole. */
+static gboolean
+tl_area_box_check (const TlFilter *filter,
+                   const TlValue  *values,
+                   GError        **error)
+{
+  if (values[0].v[0] != floor (values[0].v[0]))
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                   _("%s: radius must be a whole number of pixels, not %g"),
+                   filter->name, values[0].v[0]);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* As GEGL: the weight is 1 / (2 radius + 1) in single precision. */
+static gfloat
+tl_area_box_weight (gint radius)
+{
+  return 1.0 / (gfloat) (radius * 2 + 1);
+}
+
+static void
+tl_area_box_reference (const TlFilter *filter,
+                       const TlValue  *values,
+                       const TlPixels *pixels)
+{
+  gint               w = pixels->width, h = pixels->height;
+  gint               radius = (gint) values[0].v[0];
+  g_autofree gfloat *tmp = g_new (gfloat, (gsize) w * h * 4);
+
+  tl_area_pass (pixels->in, tmp, w, h, FALSE, NULL,
+                tl_area_box_weight (radius), radius);
+  tl_area_pass (tmp, pixels->out, w, h, TRUE, NULL,
+                tl_area_box_weight (radius), radius);
+}
+
+static gboolean
+tl_area_box_cl (TlRun         *run,
+                const TlValue *values,
+                GError       **error)
+{
+  const TlPixels *pixels = tl_run_get_pixels (run);
+  cl_int          radius = (cl_int) values[0].v[0];
+  cl_float        weight = tl_area_box_weight (radius);
+  gsize           size = (gsize) pixels->width * pixels->height * 4 * sizeof (gfloat);
+  cl_kernel       horizontal, vertical;
+  cl_mem          in  = tl_run_get_input (run);
+  cl_mem          out = tl_run_get_output (run);
+  cl_mem          tmp;
+
+  horizontal = tl_run_get_kernel (run, "tl_area_box_h", error);
+  vertical   = horizontal ? tl_run_get_kernel (run, "tl_area_box_v", error) : NULL;
+  if (vertical == NULL)
+    return FALSE;
+
+  tmp = tl_run_new_buffer (run, CL_MEM_READ_WRITE, size, NULL, error);
+  if (tmp == NULL)
+    return FALSE;
+
+  return (tl_run_set_arg (run, horizontal, 0, sizeof (cl_mem), &in, error) &&
+          tl_run_set_arg (run, horizontal, 1, sizeof (cl_mem), &tmp, error) &&
+          tl_run_set_arg (run, horizontal, 3, sizeof (cl_float), &weight, error) &&
+          tl_run_set_arg (run, horizontal, 4, sizeof (cl_int), &radius, error) &&
+          tl_run_enqueue (run, horizontal, 2, error) &&
+          tl_run_set_arg (run, vertical, 0, sizeof (cl_mem), &tmp, error) &&
+          tl_run_set_arg (run, vertical, 1, sizeof (cl_mem), &out, error) &&
+          tl_run_set_arg (run, vertical, 3, sizeof (cl_float), &weight, error) &&
+          tl_run_set_arg (run, vertical, 4, sizeof (cl_int), &radius, error) &&
+          tl_run_enqueue (run, vertical, 2, error));
+}
+
+static const TlParamSpec tl_area_box_params[] =
+{
+  {
+    .name        = "radius",
+    .label       = N_("Radius"),
+    .description = N_("Radius of the square pixel region, in whole pixels "
+                      "(width and height will be radius * 2 + 1)"),
+    .type        = TL_PARAM_DOUBLE,
+    .min         = 0.0,
+    .max         = 1000.0,
+    .n_min       = 1,
+    .n_max       = 1,
+    .n_default   = 1,
+    .defaults    = { 4.0 },
+  },
+};
+
+static const gchar *const tl_area_box_kernels[] =
+{
+  "tl_area_box_h", "tl_area_box_v", NULL
+};
+
+const TlFilter tl_filter_box_blur =
+{
+  .name        = "box-blur",
+  .label       = N_("Box Blur"),
+  .description = N_("Blur by averaging the colors of a square neighborhood, "
+                    "in linear light, clamp-to-edge borders"),
+  .format      = "RaGaBaA float",
+  .default_pixels_per_item = 1,
+  .params      = tl_area_box_params,
+  .n_params    = G_N_ELEMENTS (tl_area_box_params),
+  .program     = "area",
+  .kernels     = tl_area_box_kernels,
+  .halo        = tl_area_box_halo,
+  .check       = tl_area_box_check,
+  .reference   = tl_area_box_reference,
+  .run_cl      = tl_area_box_cl,
+};
+
+/* edge-sobel */
+
+static guint
+tl_area_sobel_halo (const TlValue *values)
+{
+  return 1;
+}
+
+static void
+tl_area_sobel_reference (const TlFilter *filter,
+                         const TlValue  *values,
+                         const TlPixels *pixels)
+{
+  gint w = pixels->width, h = pixels->height;
+  gint x, y, c;
+
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++)
+      {
+        const gfloat *in = pixels->in;
+        gsize         top    = (gsize) CLAMP (y - 1, 0, h - 1) * w;
+        gsize         mid    = (gsize) y * w;
+        gsize         bottom = (gsize) CLAMP (y + 1, 0, h - 1) * w;
+        gsize         left   = MAX (x - 1, 0);
+        gsize         right  = MIN (x + 1, w - 1);
+        gfloat       *out    = pixels->out + (mid + x) * 4;
+
+        for (c = 0; c < 3; c++)
+          {
+            gfloat t0 = in[(top + left) * 4 + c];
+            gfloat t1 = in[(top + x) * 4 + c];
+            gfloat t2 = in[(top + right) * 4 + c];
+            gfloat m0 = in[(mid + left) * 4 + c];
+            gfloat m2 = in[(mid + right) * 4 + c];
+            gfloat b0 = in[(bottom + left) * 4 + c];
+            gfloat b1 = in[(bottom + x) * 4 + c];
+            gfloat b2 = in[(bottom + right) * 4 + c];
+            gfloat hor, ver;
+
+            hor  = (-1.0f * t0) + (1.0f * t2);
+            hor += (-2.0f * m0) + (2.0f * m2);
+            hor += (-1.0f * b0) + (1.0f * b2);
+
+            ver  = (1.0f * t0) + (2.0f * t1) + (1.0f * t2);
+            ver += (-1.0f * b0) + (-2.0f * b1) + (-1.0f * b2);
+
+            /* sqrt (32): the largest magnitude, from a 0-to-1 step. */
+            out[c] = sqrtf (hor * hor + ver * ver) / 5.656854f;
+          }
+        out[3] = in[(mid + x) * 4 + 3];
+      }
+}
+
+static gboolean
+tl_area_sobel_cl (TlRun         *run,
+                  const TlValue *values,
+                  GError       **error)
+{
+  cl_mem    in  = tl_run_get_input (run);
+  cl_mem    out = tl_run_get_output (run);
+  cl_kernel kernel = tl_run_get_kernel (run, "tl_area_sobel", error);
+
+  return (kernel != NULL &&
+          tl_run_set_arg (run, kernel, 0, sizeof (cl_mem), &in, error) &&
+          tl_run_set_arg (run, kernel, 1, sizeof (cl_mem), &out, error) &&
+          tl_run_enqueue (run, kernel, 2, error));
+}
+
+static const gchar *const tl_area_sobel_kernels[] = { "tl_area_sobel", NULL };
+
+const TlFilter tl_filter_edge_sobel =
+{
+  .name        = "edge-sobel",
+  .label       = N_("Sobel Edge Detection"),
+  .description = N_("Sobel edge detection in both directions, the gradient "
+                    "magnitude of each color channel, alpha kept, "
+                    "clamp-to-edge borders"),
+  .format      = "RGBA float",
+  .default_pixels_per_item = 3,
+  .params      = NULL,
+  .n_params    = 0,
+  .program     = "area",
+  .kernels     = tl_area_sobel_kernels,
+  .halo        = tl_area_sobel_halo,
+  .reference   = tl_area_sobel_reference,
+  .run_cl      = tl_area_sobel_cl,
+};
+
+/* pixelize */
+
+/* Blocks start at the region's origin, so a block may reach size - 1
+ * pixels past the region's right and bottom edges.
+ */
+static guint
+tl_area_pixelize_halo (const TlValue *values)
+{
+  return (guint) values[0].v[0] - 1;
+}
+
+static gboolean
+tl_area_pixelize_check (const TlFilter *filter,
+                        const TlValue  *values,
+                        GError        **error)
+{
+  if (values[0].v[0] != floor (values[0].v[0]))
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                   _("%s: size must be a whole number of pixels, not %g"),
+                   filter->name, values[0].v[0]);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+tl_area_pixelize_reference (const TlFilter *filter,
+                            const TlValue  *values,
+                            const TlPixels *pixels)
+{
+  gint w = pixels->width, h = pixels->height;
+  gint size = (gint) values[0].v[0];
+  gint x0, y0, x, y, u, v, c;
+
+  for (y0 = 0; y0 < h; y0 += size)
+    for (x0 = 0; x0 < w; x0 += size)
+      {
+        gint   x1 = MIN (x0 + size, w), y1 = MIN (y0 + size, h);
+        gfloat sum[4] = { 0, 0, 0, 0 };
+        gfloat mean[4];
+
+        for (v = y0; v < y1; v++)
+          for (u = x0; u < x1; u++)
+            for (c = 0; c < 4; c++)
+              sum[c] += pixels->in[((gsize) v * w + u) * 4 + c];
+        for (c = 0; c < 4; c++)
+          mean[c] = sum[c] / (gfloat) ((y1 - y0) * (x1 - x0));
+
+        for (y = y0; y < y1; y++)
+          for (x = x0; x < x1; x++)
+            memcpy (pixels->out + ((gsize) y * w + x) * 4, mean, sizeof (mean));
+      }
+}
+
+static gboolean
+tl_area_pixelize_cl (TlRun         *run,
+                     const TlValue *values,
+                     GError       **error)
+{
+  cl_mem    in   = tl_run_get_input (run);
+  cl_mem    out  = tl_run_get_output (run);
+  cl_int    size = (cl_int) values[0].v[0];
+  cl_kernel kernel = tl_run_get_kernel (run, "tl_area_pixelize", error);
+
+  return (kernel != NULL &&
+          tl_run_set_arg (run, kernel, 0, sizeof (cl_mem), &in, error) &&
+          tl_run_set_arg (run, kernel, 1, sizeof (cl_mem), &out, error) &&
+          tl_run_set_arg (run, kernel, 3, sizeof (cl_int), &size, error) &&
+          tl_run_enqueue (run, kernel, 2, error));
+}
+
+static const TlParamSpec tl_area_pixelize_params[] =
+{
+  {
+    .name        = "size",
+    .label       = N_("Block size"),
+    .description = N_("Width and height of the square blocks, in whole "
+                      "pixels"),
+    .type        = TL_PARAM_DOUBLE,
+    .min         = 1.0,
+    .max         = 2048.0,
+    .n_min       = 1,
+    .n_max       = 1,
+    .n_default   = 1,
+    .defaults    = { 16.0 },
+  },
+};
+
+static const gchar *const tl_area_pixelize_kernels[] = { "tl_area_pixelize", NULL };
+
+const TlFilter tl_filter_pixelize =
+{
+  .name        = "pixelize",
+  .label       = N_("Pixelize"),
+  .description = N_("Simplify the image into an array of square blocks of "
+                    "the mean color, in linear light; blocks start at the "
+                    "region's corner and are cut at its edges"),
+  .format      = "RaGaBaA float",
+  .default_pixels_per_item = 4,
+  .params      = tl_area_pixelize_params,
+  .n_params    = G_N_ELEMENTS (tl_area_pixelize_params),
+  .program     = "area",
+  .kernels     = tl_area_pixelize_kernels,
+  .halo        = tl_area_pixelize_halo,
+  .check       = tl_area_pixelize_check,
+  .reference   = tl_area_pixelize_reference,
+  .run_cl      = tl_area_pixelize_cl,
+};
+
+/* unsharp-mask */
+
+static guint
+tl_area_unsharp_halo (const TlValue *values)
+{
+  return tl_filter_gaussian_radius (values[0].v[0]);
+}
+
+static void
+tl_area_unsharp_reference (const TlFilter *filter,
+                           const TlValue  *values,
+                           const TlPixels *pixels)
+{
+  gint               w = pixels->width, h = pixels->height;
+  gfloat             scale = values[1].v[0];
+  gint               radius, c;
+  gsize              i, n = (gsize) w * h;
+  g_autofree gfloat *weights = tl_filter_gaussian_weights (values[0].v[0],
+                                                           &radius);
+  g_autofree gfloat *tmp = g_new (gfloat, n * 4);
+
+  /* The blurred image goes to out, then out = in + scale (in - out). */
+  tl_area_pass (pixels->in, tmp, w, h, FALSE, weights, 0.0f, radius);
+  tl_area_pass (tmp, pixels->out, w, h, TRUE, weights, 0.0f, radius);
+
+  for (i = 0; i < n; i++)
+    {
+      const gfloat *in  = pixels->in + i * 4;
+      gfloat       *out = pixels->out + i * 4;
+
+      for (c = 0; c < 3; c++)
+        out[c] = in[c] + scale * (in[c] - out[c]);
+      out[3] = in[3];
+    }
+}
+
+static gboolean
+tl_area_unsharp_cl (TlRun         *run,
+                    const TlValue *values,
+                    GError       **error)
+{
+  const TlPixels    *pixels = tl_run_get_pixels (run);
+  gint               radius;
+  g_autofree gfloat *weights = tl_filter_gaussian_weights (values[0].v[0],
+                                                           &radius);
+  cl_float           scale = values[1].v[0];
+  gsize              size = (gsize) pixels->width * pixels->height * 4 * sizeof (gfloat);
+  cl_kernel          horizontal, vertical;
+  cl_mem             in  = tl_run_get_input (run);
+  cl_mem             out = tl_run_get_output (run);
+  cl_mem             tmp, taps;
+
+  horizontal = tl_run_get_kernel (run, "tl_area_gaussian_h", error);
+  vertical   = horizontal ? tl_run_get_kernel (run, "tl_area_unsharp_v", error) : NULL;
+  if (vertical == NULL)
+    return FALSE;
+
+  tmp  = tl_run_new_buffer (run, CL_MEM_READ_WRITE, size, NULL, error);
+  taps = tmp ? tl_run_new_buffer (run, CL_MEM_READ_ONLY,
+                                  sizeof (gfloat) * (2 * radius + 1),
+                                  weights, error) : NULL;
+  if (taps == NULL)
+    return FALSE;
+
+  return (tl_run_set_arg (run, horizontal, 0, sizeof (cl_mem), &in, error) &&
+          tl_run_set_arg (run, horizontal, 1, sizeof (cl_mem), &tmp, error) &&
+          tl_run_set_arg (run, horizontal, 3, sizeof (cl_mem), &taps, error) &&
+          tl_run_set_arg (run, horizontal, 4, sizeof (cl_int), &radius, error) &&
+          tl_run_enqueue (run, horizontal, 2, error) &&
+          tl_run_set_arg (run, vertical, 0, sizeof (cl_mem), &tmp, error) &&
+          tl_run_set_arg (run, vertical, 1, sizeof (cl_mem), &out, error) &&
+          tl_run_set_arg (run, vertical, 3, sizeof (cl_mem), &in, error) &&
+          tl_run_set_arg (run, vertical, 4, sizeof (cl_mem), &taps, error) &&
+          tl_run_set_arg (run, vertical, 5, sizeof (cl_int), &radius, error) &&
+          tl_run_set_arg (run, vertical, 6, sizeof (cl_float), &scale, error) &&
+          tl_run_enqueue (run, vertical, 2, error));
+}
+
+static const TlParamSpec tl_area_unsharp_params[] =
+{
+  {
+    .name        = "std-dev",
+    .label       = N_("Radius"),
+    .description = N_("Standard deviation of the Gaussian, in pixels"),
+    .type        = TL_PARAM_DOUBLE,
+    .min         = 0.0,
+    .max         = 1500.0,
+    .n_min       = 1,
+    .n_max       = 1,
+    .n_default   = 1,
+    .defaults    = { 3.0 },
+  },
+  {
+    .name        = "scale",
+    .label       = N_("Amount"),
+    .description = N_("Scaling factor for unsharp-mask, the strength of "
+                      "effect"),
+    .type        = TL_PARAM_DOUBLE,
+    .min         = 0.0,
+    .max         = 300.0,
+    .n_min       = 1,
+    .n_max       = 1,
+    .n_default   = 1,
+    .defaults    = { 0.5 },
+  },
+};
+
+static const gchar *const tl_area_unsharp_kernels[] =
+{
+  "tl_area_gaussian_h", "tl_area_unsharp_v", NULL
+};
+
+const TlFilter tl_filter_unsharp_mask =
+{
+  .name        = "unsharp-mask",
+  .label       = N_("Sharpen (Unsharp Mask)"),
+  .description = N_("Sharpen by adding the difference from a Gaussian blur, "
+                    "in linear light, clamp-to-edge borders"),
+  .format      = "RaGaBaA float",
+  .default_pixels_per_item = 1,
+  .params      = tl_area_unsharp_params,
+  .n_params    = G_N_ELEMENTS (tl_area_unsharp_params),
+  .program     = "area",
+  .kernels     = tl_area_unsharp_kernels,
+  .halo        = tl_area_unsharp_halo,
+  .reference   = tl_area_unsharp_reference,
+  .run_cl      = tl_area_unsharp_cl,
+};
