@@ -1,10 +1,11 @@
 /* ThreadLens: area filters, C references beside the OpenCL paths.
  *
  * box-blur, edge-sobel, pixelize and unsharp-mask, after GEGL's operations
- * of the same names.  Each reference computes the same sums, in the same
- * order, as its kernel in kernels/area.cl; weights are computed once on the
- * host and shared by both paths.  Borders clamp to the edge (pixelize cuts
- * its blocks at the edge instead).
+ * of the same names.  box-blur and unsharp-mask give their weights to the
+ * separable convolution of tl-filter-blur.c (kernels/blur.cl); edge-sobel
+ * and pixelize have their own kernels in kernels/area.cl, computing the
+ * same sums in the same order as their references.  Borders clamp to the
+ * edge (pixelize cuts its blocks at the edge instead).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -19,45 +20,6 @@
 #include "tl-error.h"
 #include "tl-filter.h"
 #include "tl-run.h"
-
-/* One separable pass of 2 radius + 1 taps along x (vertical FALSE) or y,
- * with clamp-to-edge borders; WEIGHTS NULL means each tap weighs WEIGHT.
- */
-static void
-tl_area_pass (const gfloat *in,
-              gfloat       *out,
-              gint          w,
-              gint          h,
-              gboolean      vertical,
-              const gfloat *weights,
-              gfloat        weight,
-              gint          radius)
-{
-  gint x, y, i, c;
-
-  for (y = 0; y < h; y++)
-    for (x = 0; x < w; x++)
-      {
-        gfloat sum[4] = { 0, 0, 0, 0 };
-
-        for (i = -radius; i <= radius; i++)
-          {
-            const gfloat *p;
-            gfloat        t = weights ? weights[i + radius] : weight;
-
-            if (vertical)
-              p = in + ((gsize) CLAMP (y + i, 0, h - 1) * w + x) * 4;
-            else
-              p = in + ((gsize) y * w + CLAMP (x + i, 0, w - 1)) * 4;
-
-            for (c = 0; c < 4; c++)
-              sum[c] += t * p[c];
-          }
-        memcpy (out + ((gsize) y * w + x) * 4, sum, sizeof (sum));
-      }
-}
-
-/* box-blur */
 
 static guint
 tl_area_box_halo (const TlValue *values)
@@ -81,11 +43,18 @@ tl_area_box_check (const TlFilter *filter,
   return TRUE;
 }
 
-/* As GEGL: the weight is 1 / (2 radius + 1) in single precision. */
-static gfloat
-tl_area_box_weight (gint radius)
+/* 2 radius + 1 equal taps; as GEGL, each 1 / (2 radius + 1) in single
+ * precision.  Free with g_free ().
+ */
+static gfloat *
+tl_area_box_weights (gint radius)
 {
-  return 1.0 / (gfloat) (radius * 2 + 1);
+  gfloat *weights = g_new (gfloat, 2 * radius + 1);
+  gint    i;
+
+  for (i = 0; i < 2 * radius + 1; i++)
+    weights[i] = 1.0 / (gfloat) (radius * 2 + 1);
+  return weights;
 }
 
 static void
@@ -93,14 +62,10 @@ tl_area_box_reference (const TlFilter *filter,
                        const TlValue  *values,
                        const TlPixels *pixels)
 {
-  gint               w = pixels->width, h = pixels->height;
-  gint               radius = (gint) values[0].v[0];
-  g_autofree gfloat *tmp = g_new (gfloat, (gsize) w * h * 4);
+  gint               radius  = (gint) values[0].v[0];
+  g_autofree gfloat *weights = tl_area_box_weights (radius);
 
-  tl_area_pass (pixels->in, tmp, w, h, FALSE, NULL,
-                tl_area_box_weight (radius), radius);
-  tl_area_pass (tmp, pixels->out, w, h, TRUE, NULL,
-                tl_area_box_weight (radius), radius);
+  tl_filter_convolve_reference (weights, radius, pixels);
 }
 
 static gboolean
@@ -108,34 +73,10 @@ tl_area_box_cl (TlRun         *run,
                 const TlValue *values,
                 GError       **error)
 {
-  const TlPixels *pixels = tl_run_get_pixels (run);
-  cl_int          radius = (cl_int) values[0].v[0];
-  cl_float        weight = tl_area_box_weight (radius);
-  gsize           size = (gsize) pixels->width * pixels->height * 4 * sizeof (gfloat);
-  cl_kernel       horizontal, vertical;
-  cl_mem          in  = tl_run_get_input (run);
-  cl_mem          out = tl_run_get_output (run);
-  cl_mem          tmp;
+  gint               radius  = (gint) values[0].v[0];
+  g_autofree gfloat *weights = tl_area_box_weights (radius);
 
-  horizontal = tl_run_get_kernel (run, "tl_area_box_h", error);
-  vertical   = horizontal ? tl_run_get_kernel (run, "tl_area_box_v", error) : NULL;
-  if (vertical == NULL)
-    return FALSE;
-
-  tmp = tl_run_new_buffer (run, CL_MEM_READ_WRITE, size, NULL, error);
-  if (tmp == NULL)
-    return FALSE;
-
-  return (tl_run_set_arg (run, horizontal, 0, sizeof (cl_mem), &in, error) &&
-          tl_run_set_arg (run, horizontal, 1, sizeof (cl_mem), &tmp, error) &&
-          tl_run_set_arg (run, horizontal, 3, sizeof (cl_float), &weight, error) &&
-          tl_run_set_arg (run, horizontal, 4, sizeof (cl_int), &radius, error) &&
-          tl_run_enqueue (run, horizontal, 2, error) &&
-          tl_run_set_arg (run, vertical, 0, sizeof (cl_mem), &tmp, error) &&
-          tl_run_set_arg (run, vertical, 1, sizeof (cl_mem), &out, error) &&
-          tl_run_set_arg (run, vertical, 3, sizeof (cl_float), &weight, error) &&
-          tl_run_set_arg (run, vertical, 4, sizeof (cl_int), &radius, error) &&
-          tl_run_enqueue (run, vertical, 2, error));
+  return tl_filter_convolve_cl (run, weights, radius, "tl_convolve_v", error);
 }
 
 static const TlParamSpec tl_area_box_params[] =
@@ -157,7 +98,7 @@ static const TlParamSpec tl_area_box_params[] =
 
 static const gchar *const tl_area_box_kernels[] =
 {
-  "tl_area_box_h", "tl_area_box_v", NULL
+  "tl_convolve_h", "tl_convolve_v", NULL
 };
 
 const TlFilter tl_filter_box_blur =
@@ -170,7 +111,7 @@ const TlFilter tl_filter_box_blur =
   .default_pixels_per_item = 1,
   .params      = tl_area_box_params,
   .n_params    = G_N_ELEMENTS (tl_area_box_params),
-  .program     = "area",
+  .program     = "blur",
   .kernels     = tl_area_box_kernels,
   .halo        = tl_area_box_halo,
   .check       = tl_area_box_check,
@@ -389,17 +330,14 @@ tl_area_unsharp_reference (const TlFilter *filter,
                            const TlValue  *values,
                            const TlPixels *pixels)
 {
-  gint               w = pixels->width, h = pixels->height;
   gfloat             scale = values[1].v[0];
   gint               radius, c;
-  gsize              i, n = (gsize) w * h;
+  gsize              i, n = (gsize) pixels->width * pixels->height;
   g_autofree gfloat *weights = tl_filter_gaussian_weights (values[0].v[0],
                                                            &radius);
-  g_autofree gfloat *tmp = g_new (gfloat, n * 4);
 
   /* The blurred image goes to out, then out = in + scale (in - out). */
-  tl_area_pass (pixels->in, tmp, w, h, FALSE, weights, 0.0f, radius);
-  tl_area_pass (tmp, pixels->out, w, h, TRUE, weights, 0.0f, radius);
+  tl_filter_convolve_reference (weights, radius, pixels);
 
   for (i = 0; i < n; i++)
     {
@@ -412,46 +350,26 @@ tl_area_unsharp_reference (const TlFilter *filter,
     }
 }
 
+/* The convolution's vertical pass does the sharpening too: it needs the
+ * unblurred input and the scale as well.
+ */
 static gboolean
 tl_area_unsharp_cl (TlRun         *run,
                     const TlValue *values,
                     GError       **error)
 {
-  const TlPixels    *pixels = tl_run_get_pixels (run);
   gint               radius;
   g_autofree gfloat *weights = tl_filter_gaussian_weights (values[0].v[0],
                                                            &radius);
   cl_float           scale = values[1].v[0];
-  gsize              size = (gsize) pixels->width * pixels->height * 4 * sizeof (gfloat);
-  cl_kernel          horizontal, vertical;
-  cl_mem             in  = tl_run_get_input (run);
-  cl_mem             out = tl_run_get_output (run);
-  cl_mem             tmp, taps;
+  cl_mem             in    = tl_run_get_input (run);
+  cl_kernel          vertical;
 
-  horizontal = tl_run_get_kernel (run, "tl_area_gaussian_h", error);
-  vertical   = horizontal ? tl_run_get_kernel (run, "tl_area_unsharp_v", error) : NULL;
-  if (vertical == NULL)
-    return FALSE;
-
-  tmp  = tl_run_new_buffer (run, CL_MEM_READ_WRITE, size, NULL, error);
-  taps = tmp ? tl_run_new_buffer (run, CL_MEM_READ_ONLY,
-                                  sizeof (gfloat) * (2 * radius + 1),
-                                  weights, error) : NULL;
-  if (taps == NULL)
-    return FALSE;
-
-  return (tl_run_set_arg (run, horizontal, 0, sizeof (cl_mem), &in, error) &&
-          tl_run_set_arg (run, horizontal, 1, sizeof (cl_mem), &tmp, error) &&
-          tl_run_set_arg (run, horizontal, 3, sizeof (cl_mem), &taps, error) &&
-          tl_run_set_arg (run, horizontal, 4, sizeof (cl_int), &radius, error) &&
-          tl_run_enqueue (run, horizontal, 2, error) &&
-          tl_run_set_arg (run, vertical, 0, sizeof (cl_mem), &tmp, error) &&
-          tl_run_set_arg (run, vertical, 1, sizeof (cl_mem), &out, error) &&
-          tl_run_set_arg (run, vertical, 3, sizeof (cl_mem), &in, error) &&
-          tl_run_set_arg (run, vertical, 4, sizeof (cl_mem), &taps, error) &&
-          tl_run_set_arg (run, vertical, 5, sizeof (cl_int), &radius, error) &&
+  vertical = tl_run_get_kernel (run, "tl_unsharp_v", error);
+  return (vertical &&
+          tl_run_set_arg (run, vertical, 5, sizeof (cl_mem), &in, error) &&
           tl_run_set_arg (run, vertical, 6, sizeof (cl_float), &scale, error) &&
-          tl_run_enqueue (run, vertical, 2, error));
+          tl_filter_convolve_cl (run, weights, radius, "tl_unsharp_v", error));
 }
 
 static const TlParamSpec tl_area_unsharp_params[] =
@@ -485,7 +403,7 @@ static const TlParamSpec tl_area_unsharp_params[] =
 
 static const gchar *const tl_area_unsharp_kernels[] =
 {
-  "tl_area_gaussian_h", "tl_area_unsharp_v", NULL
+  "tl_convolve_h", "tl_unsharp_v", NULL
 };
 
 const TlFilter tl_filter_unsharp_mask =
@@ -498,7 +416,7 @@ const TlFilter tl_filter_unsharp_mask =
   .default_pixels_per_item = 1,
   .params      = tl_area_unsharp_params,
   .n_params    = G_N_ELEMENTS (tl_area_unsharp_params),
-  .program     = "area",
+  .program     = "blur",
   .kernels     = tl_area_unsharp_kernels,
   .halo        = tl_area_unsharp_halo,
   .reference   = tl_area_unsharp_reference,

@@ -1,8 +1,10 @@
-/* ThreadLens: Gaussian blur, C reference beside the OpenCL path.
+/* ThreadLens: separable convolution, and the Gaussian blur on it.
  *
- * Separable, in premultiplied linear light (GEGL's gaussian-blur works in
- * "RaGaBaA float" too), clamp-to-edge borders.  Both paths use the same
- * weights, summed in the same order.
+ * One C reference and one OpenCL path (kernels/blur.cl) for every blur:
+ * gaussian-blur here, box-blur and unsharp-mask in tl-filter-area.c, each
+ * giving only its weights.  Clamp-to-edge borders; both paths use the same
+ * weights, summed in the same order.  The Gaussian works in premultiplied
+ * linear light, as GEGL's gaussian-blur does ("RaGaBaA float").
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -59,15 +61,17 @@ tl_filter_gaussian_weights (gdouble  std_dev,
   return weights;
 }
 
-static void
-tl_blur_reference (const TlFilter *filter,
-                   const TlValue  *values,
-                   const TlPixels *pixels)
+/* The two passes, along x then y, into PIXELS->out. */
+void
+tl_filter_convolve_reference (const gfloat   *weights,
+                              gint            radius,
+                              const TlPixels *pixels)
 {
-  gint              w = pixels->width, h = pixels->height;
-  gint              radius, x, y, i, c;
-  g_autofree gfloat *weights = tl_filter_gaussian_weights (values[0].v[0], &radius);
-  g_autofree gfloat *tmp     = g_new (gfloat, (gsize) w * h * 4);
+  gint               w = pixels->width, h = pixels->height;
+  gint               x, y, i, c;
+  g_autofree gfloat *tmp = g_new (gfloat, (gsize) w * h * 4);
+
+  g_return_if_fail (weights != NULL && radius >= 0);
 
   for (y = 0; y < h; y++)
     for (x = 0; x < w; x++)
@@ -100,22 +104,30 @@ tl_blur_reference (const TlFilter *filter,
       }
 }
 
-static gboolean
-tl_blur_run_cl (TlRun         *run,
-                const TlValue *values,
-                GError       **error)
+/* The horizontal pass (tl_convolve_h) into a scratch buffer, then VERTICAL
+ * from it into the output.  Every vertical kernel of kernels/blur.cl takes
+ * (in, out, dispatch, weights, radius) first; the caller sets any further
+ * arguments before calling.
+ */
+gboolean
+tl_filter_convolve_cl (TlRun         *run,
+                       const gfloat  *weights,
+                       gint           radius,
+                       const gchar   *vertical_kernel,
+                       GError       **error)
 {
-  const TlPixels    *pixels = tl_run_get_pixels (run);
-  gint               radius;
-  g_autofree gfloat *weights = tl_filter_gaussian_weights (values[0].v[0], &radius);
-  gsize              size = (gsize) pixels->width * pixels->height * 4 * sizeof (gfloat);
-  cl_kernel          horizontal, vertical;
-  cl_mem             in  = tl_run_get_input (run);
-  cl_mem             out = tl_run_get_output (run);
-  cl_mem             tmp, taps;
+  const TlPixels *pixels = tl_run_get_pixels (run);
+  gsize           size = (gsize) pixels->width * pixels->height * 4 * sizeof (gfloat);
+  cl_kernel       horizontal, vertical;
+  cl_mem          in  = tl_run_get_input (run);
+  cl_mem          out = tl_run_get_output (run);
+  cl_mem          tmp, taps;
+  cl_int          taps_radius = radius;
 
-  horizontal = tl_run_get_kernel (run, "tl_gaussian_h", error);
-  vertical   = horizontal ? tl_run_get_kernel (run, "tl_gaussian_v", error) : NULL;
+  g_return_val_if_fail (weights != NULL && radius >= 0, FALSE);
+
+  horizontal = tl_run_get_kernel (run, "tl_convolve_h", error);
+  vertical   = horizontal ? tl_run_get_kernel (run, vertical_kernel, error) : NULL;
   if (vertical == NULL)
     return FALSE;
 
@@ -129,13 +141,35 @@ tl_blur_run_cl (TlRun         *run,
   return (tl_run_set_arg (run, horizontal, 0, sizeof (cl_mem), &in, error) &&
           tl_run_set_arg (run, horizontal, 1, sizeof (cl_mem), &tmp, error) &&
           tl_run_set_arg (run, horizontal, 3, sizeof (cl_mem), &taps, error) &&
-          tl_run_set_arg (run, horizontal, 4, sizeof (cl_int), &radius, error) &&
+          tl_run_set_arg (run, horizontal, 4, sizeof (cl_int), &taps_radius, error) &&
           tl_run_enqueue (run, horizontal, 2, error) &&
           tl_run_set_arg (run, vertical, 0, sizeof (cl_mem), &tmp, error) &&
           tl_run_set_arg (run, vertical, 1, sizeof (cl_mem), &out, error) &&
           tl_run_set_arg (run, vertical, 3, sizeof (cl_mem), &taps, error) &&
-          tl_run_set_arg (run, vertical, 4, sizeof (cl_int), &radius, error) &&
+          tl_run_set_arg (run, vertical, 4, sizeof (cl_int), &taps_radius, error) &&
           tl_run_enqueue (run, vertical, 2, error));
+}
+
+static void
+tl_blur_reference (const TlFilter *filter,
+                   const TlValue  *values,
+                   const TlPixels *pixels)
+{
+  gint               radius;
+  g_autofree gfloat *weights = tl_filter_gaussian_weights (values[0].v[0], &radius);
+
+  tl_filter_convolve_reference (weights, radius, pixels);
+}
+
+static gboolean
+tl_blur_run_cl (TlRun         *run,
+                const TlValue *values,
+                GError       **error)
+{
+  gint               radius;
+  g_autofree gfloat *weights = tl_filter_gaussian_weights (values[0].v[0], &radius);
+
+  return tl_filter_convolve_cl (run, weights, radius, "tl_convolve_v", error);
 }
 
 static const TlParamSpec tl_blur_params[] =
@@ -154,7 +188,7 @@ static const TlParamSpec tl_blur_params[] =
   },
 };
 
-static const gchar *const tl_blur_kernels[] = { "tl_gaussian_h", "tl_gaussian_v", NULL };
+static const gchar *const tl_blur_kernels[] = { "tl_convolve_h", "tl_convolve_v", NULL };
 
 const TlFilter tl_filter_gaussian_blur =
 {

@@ -119,6 +119,17 @@ void                  tl_filter_reference        (const TlFilter  *filter,
                                                   const TlPixels  *pixels);
 
 /* Gaussian taps shared by the filters that blur (tl-filter-blur.c). */
+/* Separable convolution with clamp-to-edge borders (tl-filter-blur.c):
+ * the blurs give their weights, 2 radius + 1 of them.
+ */
+void                  tl_filter_convolve_reference (const gfloat   *weights,
+                                                    gint            radius,
+                                                    const TlPixels *pixels);
+gboolean              tl_filter_convolve_cl      (TlRun           *run,
+                                                  const gfloat    *weights,
+                                                  gint             radius,
+                                                  const gchar     *vertical_kernel,
+                                                  GError         **error);
 gint                  tl_filter_gaussian_radius  (gdouble          std_dev);
 gfloat               *tl_filter_gaussian_weights (gdouble          std_dev,
                                                   gint            *radius);

@@ -1,63 +1,15 @@
-/* ThreadLens: area filters (box-blur, edge-sobel, pixelize, unsharp-mask),
- * after GEGL's operations of the same names, with clamp-to-edge borders.
+/* ThreadLens: area filters (edge-sobel, pixelize), after GEGL's operations
+ * of the same names, with clamp-to-edge borders.  box-blur and
+ * unsharp-mask are separable convolutions: kernels/blur.cl.
  *
  * Each kernel computes the same sums, in the same order, as its C
- * reference in engine/tl-filter-area.c; the host computes weights once.
+ * reference in engine/tl-filter-area.c.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-/* No fused multiply-add: the blurs equal the C reference bit for bit. */
+/* No fused multiply-add, as in the C references. */
 #pragma OPENCL FP_CONTRACT OFF
-
-/* box-blur, horizontal pass: each tap weighs 1 / (2 radius + 1). */
-kernel void
-tl_area_box_h (global const float4 *in,
-               global float4       *out,
-               TlDispatch           d,
-               float                weight,
-               int                  radius)
-{
-  int2 origin = tl_item_origin (&d);
-  int  end    = min (origin.x + d.pixels_per_item, d.width);
-  int  row    = origin.y * d.stride;
-
-  if (origin.y >= d.height)
-    return;
-
-  for (int x = origin.x; x < end; x++)
-    {
-      float4 sum = 0.0f;
-
-      for (int i = -radius; i <= radius; i++)
-        sum += weight * in[row + clamp (x + i, 0, d.width - 1)];
-      out[row + x] = sum;
-    }
-}
-
-/* box-blur, vertical pass. */
-kernel void
-tl_area_box_v (global const float4 *in,
-               global float4       *out,
-               TlDispatch           d,
-               float                weight,
-               int                  radius)
-{
-  int2 origin = tl_item_origin (&d);
-  int  end    = min (origin.x + d.pixels_per_item, d.width);
-
-  if (origin.y >= d.height)
-    return;
-
-  for (int x = origin.x; x < end; x++)
-    {
-      float4 sum = 0.0f;
-
-      for (int i = -radius; i <= radius; i++)
-        sum += weight * in[clamp (origin.y + i, 0, d.height - 1) * d.stride + x];
-      out[origin.y * d.stride + x] = sum;
-    }
-}
 
 /* edge-sobel: GEGL's default (both directions, magnitude) per colour
  * channel, scaled by 1 / sqrt (32), alpha of the centre pixel kept.  The
@@ -149,61 +101,5 @@ tl_area_pixelize (global const float4 *in,
           block = x0;
         }
       out[origin.y * d.stride + x] = mean;
-    }
-}
-
-/* unsharp-mask, first pass: the horizontal Gaussian. */
-kernel void
-tl_area_gaussian_h (global const float4 *in,
-                    global float4       *out,
-                    TlDispatch           d,
-                    constant float      *weights,
-                    int                  radius)
-{
-  int2 origin = tl_item_origin (&d);
-  int  end    = min (origin.x + d.pixels_per_item, d.width);
-  int  row    = origin.y * d.stride;
-
-  if (origin.y >= d.height)
-    return;
-
-  for (int x = origin.x; x < end; x++)
-    {
-      float4 sum = 0.0f;
-
-      for (int i = -radius; i <= radius; i++)
-        sum += weights[i + radius] * in[row + clamp (x + i, 0, d.width - 1)];
-      out[row + x] = sum;
-    }
-}
-
-/* unsharp-mask, second pass: the vertical Gaussian, then
- * in + scale * (in - blurred) on colour, alpha kept.
- */
-kernel void
-tl_area_unsharp_v (global const float4 *blurred,
-                   global float4       *out,
-                   TlDispatch           d,
-                   global const float4 *in,
-                   constant float      *weights,
-                   int                  radius,
-                   float                scale)
-{
-  int2 origin = tl_item_origin (&d);
-  int  end    = min (origin.x + d.pixels_per_item, d.width);
-
-  if (origin.y >= d.height)
-    return;
-
-  for (int x = origin.x; x < end; x++)
-    {
-      float4 sum = 0.0f;
-      float4 v   = in[origin.y * d.stride + x];
-
-      for (int i = -radius; i <= radius; i++)
-        sum += weights[i + radius] *
-               blurred[clamp (origin.y + i, 0, d.height - 1) * d.stride + x];
-      out[origin.y * d.stride + x] =
-        (float4) (v.xyz + scale * (v.xyz - sum.xyz), v.w);
     }
 }
