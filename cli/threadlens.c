@@ -329,7 +329,7 @@ cli_plan (gint    argc,
                                                        "invert", &error);
 
       if (context == NULL || filter == NULL ||
-          ! tl_run_plan_filter (context, filter, &choice, width, height,
+          ! tl_run_plan_filter (context, filter, NULL, &choice, width, height,
                                 &limits, &plan, &error))
         return cli_fail (g_steal_pointer (&error));
     }
@@ -399,8 +399,9 @@ cli_apply (gint    argc,
   g_autoptr(TlContext) context = NULL;
   g_autoptr(TlImage) image   = NULL;
   g_autofree TlValue *values = NULL;
-  g_autofree gfloat *in      = NULL;
-  g_autofree gfloat *out     = NULL;
+  g_autoptr(TlCodec) codec  = NULL;
+  g_autofree gpointer in     = NULL;
+  g_autofree gpointer out    = NULL;
   const TlFilter    *filter;
   TlChoice           choice;
   TlPixels           pixels;
@@ -431,11 +432,17 @@ cli_apply (gint    argc,
   if (context == NULL)
     return cli_fail (g_steal_pointer (&error));
 
-  in  = tl_image_get_pixels (image, filter->format);
-  out = g_new (gfloat, (gsize) tl_image_get_width (image) *
-                       tl_image_get_height (image) * 4);
+  /* The image's own depth travels: 8-bit files move 4 bytes a pixel. */
+  codec = tl_codec_new (tl_image_get_format (image), filter->format, &error);
+  if (codec == NULL)
+    return cli_fail (g_steal_pointer (&error));
+  in  = tl_image_get_stored (image, tl_codec_get_format (codec));
+  out = g_malloc ((gsize) tl_image_get_width (image) *
+                  tl_image_get_height (image) *
+                  tl_codec_get_pixel_size (codec));
   pixels.width  = tl_image_get_width (image);
   pixels.height = tl_image_get_height (image);
+  pixels.codec  = codec;
   pixels.in     = in;
   pixels.out    = out;
 
@@ -443,12 +450,12 @@ cli_apply (gint    argc,
                        &times, &error))
     return cli_fail (g_steal_pointer (&error));
 
-  tl_image_set_pixels (image, filter->format, out);
+  tl_image_set_stored (image, tl_codec_get_format (codec), out);
   if (! tl_image_save (image, argv[3], &error))
     return cli_fail (g_steal_pointer (&error));
 
   /* The report is for the plan that ran; P and M again for the header. */
-  if (! tl_run_plan_filter (context, filter, &choice, pixels.width,
+  if (! tl_run_plan_filter (context, filter, codec, &choice, pixels.width,
                             pixels.height, &limits, &plan, &error))
     return cli_fail (g_steal_pointer (&error));
 
@@ -461,7 +468,13 @@ cli_apply (gint    argc,
       json_object_set_string_member (object, "filter", filter->name);
       json_object_set_string_member (object, "device",
                                      tl_context_get_device (context)->name);
+      json_object_set_string_member (object, "storage",
+                                     tl_codec_storage_name (tl_codec_get_storage (codec)));
+      json_object_set_int_member (object, "bytes_per_pixel",
+                                  tl_codec_get_pixel_size (codec));
       json_object_set_double_member (object, "kernel_ms", times.kernel_ms);
+      json_object_set_double_member (object, "upload_ms", times.upload_ms);
+      json_object_set_double_member (object, "download_ms", times.download_ms);
       json_object_set_string_member (object, "output", argv[3]);
       cli_print_json (node);
     }
@@ -481,6 +494,12 @@ cli_apply (gint    argc,
                             "kernel time   %.3f ms in %u launches\n",
                             times.launches),
                times.kernel_ms, times.launches);
+      /* TRANSLATORS: a line of the plan report, as above: how pixels
+       * travel to the device, e.g. "u8, 4 bytes per pixel".
+       */
+      g_print (_("storage       %s, %zu bytes per pixel\n"),
+               tl_codec_storage_name (tl_codec_get_storage (codec)),
+               tl_codec_get_pixel_size (codec));
     }
 
   return EXIT_SUCCESS;

@@ -199,8 +199,9 @@ tl_bench_run (TlContext      *context,
                      babl_format (filter->format), in, GEGL_AUTO_ROWSTRIDE,
                      GEGL_ABYSS_CLAMP);
   }
-  pixels.in  = in;
-  pixels.out = out;
+  pixels.codec = NULL;
+  pixels.in    = in;
+  pixels.out   = out;
 
 #define TL_BENCH_ADD(text, kind, m, n) G_STMT_START {                  \
     memset (&bench_case, 0, sizeof (bench_case));                     \

@@ -263,6 +263,13 @@ tl_cl_list_devices (GError **error)
   cl_int                     status;
   guint                      p;
 
+  /* ThreadLens launches each kernel under many local sizes, and PoCL
+   * compiles a work-group function for each one (1 to 2 s apiece on a
+   * 2-core machine); its generic function takes any size and ran our
+   * kernels as fast.  A user's own setting wins.
+   */
+  g_setenv ("POCL_WORK_GROUP_SPECIALIZATION", "0", FALSE);
+
   status = clGetPlatformIDs (0, NULL, &n_platforms);
   if (status == CL_PLATFORM_NOT_FOUND_KHR || (status == CL_SUCCESS && n_platforms == 0))
     {
@@ -550,41 +557,92 @@ tl_context_get_stats (TlContext *context)
   return &context->stats;
 }
 
-/* The shared index header goes in front of each program's source, so the
- * driver never needs an include path.
+static GBytes *
+tl_context_lookup_kernel_file (const gchar *name,
+                               GError     **error)
+{
+  g_autofree gchar *path = g_strconcat (TL_KERNEL_RESOURCE_PATH, name, NULL);
+
+  /* Looked up in our own bundle: a static engine library drops the
+   * constructor that would register it globally.
+   */
+  return g_resource_lookup_data (tl_kernels_get_resource (), path,
+                                 G_RESOURCE_LOOKUP_FLAGS_NONE, error);
+}
+
+/* The defines of a program variant ("u8+trc+premul"), for tl-pixel.h. */
+static gboolean
+tl_context_variant_defines (const gchar  *variant,
+                            GString      *source,
+                            GError      **error)
+{
+  static const struct { const gchar *token, *define; } tokens[] =
+  {
+    { "half",   "#define TL_STORE TL_STORE_HALF\n" },
+    { "u16",    "#define TL_STORE TL_STORE_U16\n" },
+    { "u8",     "#define TL_STORE TL_STORE_U8\n" },
+    { "trc",    "#define TL_STORE_TRC 1\n" },
+    { "premul", "#define TL_PREMUL 1\n" },
+  };
+  g_auto(GStrv) parts = g_strsplit (variant, "+", -1);
+  guint         i, j;
+
+  for (i = 0; parts[i]; i++)
+    {
+      for (j = 0; j < G_N_ELEMENTS (tokens); j++)
+        if (g_str_equal (parts[i], tokens[j].token))
+          break;
+      if (j == G_N_ELEMENTS (tokens))
+        {
+          g_set_error (error, TL_ERROR, TL_ERROR_BUILD,
+                       _("unknown kernel program variant '%s'"), variant);
+          return FALSE;
+        }
+      g_string_append (source, tokens[j].define);
+    }
+  return TRUE;
+}
+
+/* PROGRAM is a kernels/ file's name, optionally with a storage variant
+ * after '@'.  The variant's defines and the shared headers go in front of
+ * the program's source, so the driver never needs an include path.
  */
 static gchar *
 tl_context_load_source (const gchar *program,
                         GError     **error)
 {
-  g_autofree gchar *file   = g_strconcat (TL_KERNEL_RESOURCE_PATH, program, ".cl", NULL);
-  g_autoptr(GBytes) header = NULL;
-  g_autoptr(GBytes) body   = NULL;
+  g_auto(GStrv)     name    = g_strsplit (program, "@", 2);
+  g_autofree gchar *file    = g_strconcat (name[0], ".cl", NULL);
+  g_autoptr(GBytes) index   = NULL;
+  g_autoptr(GBytes) pixel   = NULL;
+  g_autoptr(GBytes) body    = NULL;
+  g_autoptr(GString) source = g_string_new (NULL);
 
-  /* Looked up in our own bundle: a static engine library drops the
-   * constructor that would register it globally.
-   */
-  header = g_resource_lookup_data (tl_kernels_get_resource (),
-                                   TL_KERNEL_RESOURCE_PATH "tl-index.h",
-                                   G_RESOURCE_LOOKUP_FLAGS_NONE, error);
-  if (header == NULL)
+  if (name[1] && ! tl_context_variant_defines (name[1], source, error))
     return NULL;
 
-  body = g_resource_lookup_data (tl_kernels_get_resource (), file,
-                                 G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+  index = tl_context_lookup_kernel_file ("tl-index.h", error);
+  pixel = index ? tl_context_lookup_kernel_file ("tl-pixel.h", error) : NULL;
+  if (pixel == NULL)
+    return NULL;
+
+  body = tl_context_lookup_kernel_file (file, NULL);
   if (body == NULL)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_BUILD,
-                   _("no kernel program named '%s' is built in"), program);
+                   _("no kernel program named '%s' is built in"), name[0]);
       return NULL;
     }
 
-  return g_strdup_printf ("%.*s\n#line 1 \"%s.cl\"\n%.*s",
-                          (int) g_bytes_get_size (header),
-                          (const gchar *) g_bytes_get_data (header, NULL),
-                          program,
-                          (int) g_bytes_get_size (body),
-                          (const gchar *) g_bytes_get_data (body, NULL));
+  g_string_append_len (source, g_bytes_get_data (index, NULL),
+                       g_bytes_get_size (index));
+  g_string_append_len (source, g_bytes_get_data (pixel, NULL),
+                       g_bytes_get_size (pixel));
+  g_string_append_printf (source, "\n#line 1 \"%s\"\n", file);
+  g_string_append_len (source, g_bytes_get_data (body, NULL),
+                       g_bytes_get_size (body));
+
+  return g_string_free (g_steal_pointer (&source), FALSE);
 }
 
 static gchar *

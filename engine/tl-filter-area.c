@@ -58,9 +58,9 @@ tl_area_box_weights (gint radius)
 }
 
 static void
-tl_area_box_reference (const TlFilter *filter,
-                       const TlValue  *values,
-                       const TlPixels *pixels)
+tl_area_box_reference (const TlFilter      *filter,
+                       const TlValue       *values,
+                       const TlFloatPixels *pixels)
 {
   gint               radius  = (gint) values[0].v[0];
   g_autofree gfloat *weights = tl_area_box_weights (radius);
@@ -128,9 +128,9 @@ tl_area_sobel_halo (const TlValue *values)
 }
 
 static void
-tl_area_sobel_reference (const TlFilter *filter,
-                         const TlValue  *values,
-                         const TlPixels *pixels)
+tl_area_sobel_reference (const TlFilter      *filter,
+                         const TlValue       *values,
+                         const TlFloatPixels *pixels)
 {
   gint w = pixels->width, h = pixels->height;
   gint x, y, c;
@@ -234,9 +234,9 @@ tl_area_pixelize_check (const TlFilter *filter,
 }
 
 static void
-tl_area_pixelize_reference (const TlFilter *filter,
-                            const TlValue  *values,
-                            const TlPixels *pixels)
+tl_area_pixelize_reference (const TlFilter      *filter,
+                            const TlValue       *values,
+                            const TlFloatPixels *pixels)
 {
   gint w = pixels->width, h = pixels->height;
   gint size = (gint) values[0].v[0];
@@ -275,7 +275,7 @@ tl_area_pixelize_cl (TlRun         *run,
   return (kernel != NULL &&
           tl_run_set_arg (run, kernel, 0, sizeof (cl_mem), &in, error) &&
           tl_run_set_arg (run, kernel, 1, sizeof (cl_mem), &out, error) &&
-          tl_run_set_arg (run, kernel, 3, sizeof (cl_int), &size, error) &&
+          tl_run_set_arg (run, kernel, 4, sizeof (cl_int), &size, error) &&
           tl_run_enqueue (run, kernel, 2, error));
 }
 
@@ -326,9 +326,9 @@ tl_area_unsharp_halo (const TlValue *values)
 }
 
 static void
-tl_area_unsharp_reference (const TlFilter *filter,
-                           const TlValue  *values,
-                           const TlPixels *pixels)
+tl_area_unsharp_reference (const TlFilter      *filter,
+                           const TlValue       *values,
+                           const TlFloatPixels *pixels)
 {
   gfloat             scale = values[1].v[0];
   gint               radius, c;
@@ -367,8 +367,8 @@ tl_area_unsharp_cl (TlRun         *run,
 
   vertical = tl_run_get_kernel (run, "tl_unsharp_v", error);
   return (vertical &&
-          tl_run_set_arg (run, vertical, 5, sizeof (cl_mem), &in, error) &&
-          tl_run_set_arg (run, vertical, 6, sizeof (cl_float), &scale, error) &&
+          tl_run_set_arg (run, vertical, 8, sizeof (cl_mem), &in, error) &&
+          tl_run_set_arg (run, vertical, 9, sizeof (cl_float), &scale, error) &&
           tl_filter_convolve_cl (run, weights, radius, "tl_unsharp_v", error));
 }
 

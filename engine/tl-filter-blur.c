@@ -63,9 +63,9 @@ tl_filter_gaussian_weights (gdouble  std_dev,
 
 /* The two passes, along x then y, into PIXELS->out. */
 void
-tl_filter_convolve_reference (const gfloat   *weights,
-                              gint            radius,
-                              const TlPixels *pixels)
+tl_filter_convolve_reference (const gfloat        *weights,
+                              gint                 radius,
+                              const TlFloatPixels *pixels)
 {
   gint               w = pixels->width, h = pixels->height;
   gint               x, y, i, c;
@@ -104,10 +104,62 @@ tl_filter_convolve_reference (const gfloat   *weights,
       }
 }
 
-/* The horizontal pass (tl_convolve_h) into a scratch buffer, then VERTICAL
- * from it into the output.  Every vertical kernel of kernels/blur.cl takes
- * (in, out, dispatch, weights, radius) first; the caller sets any further
- * arguments before calling.
+/* Local memory for a pass's tile under PLAN (the largest launch's groups
+ * are the plan's shape), or 0 when the taps should read global memory:
+ * the driver picks the shape, or the tile does not fit.
+ */
+static gsize
+tl_filter_convolve_tile_size (TlRun         *run,
+                              cl_kernel      kernel,
+                              gint           radius,
+                              gboolean       vertical)
+{
+  const TlPlan   *plan   = tl_run_get_plan (run);
+  const TlDevice *device = tl_context_get_device (tl_run_get_context (run));
+  gsize           cols   = (gsize) plan->local[0] * plan->pixels_per_item;
+  gsize           rows   = plan->local[1];
+  cl_ulong        used   = 0;
+  gsize           size;
+
+  if (plan->local[0] == 0)
+    return 0;
+
+  if (vertical)
+    rows += 2 * radius;
+  else
+    cols += 2 * radius;
+  size = cols * rows * 4 * sizeof (gfloat);
+
+  clGetKernelWorkGroupInfo (kernel, device->id, CL_KERNEL_LOCAL_MEM_SIZE,
+                            sizeof (used), &used, NULL);
+  return size + used <= device->local_mem_size ? size : 0;
+}
+
+/* Sets a pass's (weights, radius, tiled, tile) arguments, 4 to 7. */
+static gboolean
+tl_filter_convolve_set_taps (TlRun      *run,
+                             cl_kernel   kernel,
+                             cl_mem      taps,
+                             gint        radius,
+                             gboolean    vertical,
+                             GError    **error)
+{
+  gsize  tile  = tl_filter_convolve_tile_size (run, kernel, radius, vertical);
+  cl_int tiled = tile > 0;
+  cl_int r     = radius;
+
+  /* An untiled pass still needs some local argument. */
+  return (tl_run_set_arg (run, kernel, 4, sizeof (cl_mem), &taps, error) &&
+          tl_run_set_arg (run, kernel, 5, sizeof (cl_int), &r, error) &&
+          tl_run_set_arg (run, kernel, 6, sizeof (cl_int), &tiled, error) &&
+          tl_run_set_arg (run, kernel, 7, tiled ? tile : sizeof (cl_float4),
+                          NULL, error));
+}
+
+/* The horizontal pass (tl_convolve_h) into a scratch buffer of working
+ * floats, then VERTICAL from it into the output.  Every vertical kernel of
+ * kernels/blur.cl takes (in, out, dispatch, codec, weights, radius, tiled,
+ * tile) first; the caller sets any further arguments before calling.
  */
 gboolean
 tl_filter_convolve_cl (TlRun         *run,
@@ -122,7 +174,6 @@ tl_filter_convolve_cl (TlRun         *run,
   cl_mem          in  = tl_run_get_input (run);
   cl_mem          out = tl_run_get_output (run);
   cl_mem          tmp, taps;
-  cl_int          taps_radius = radius;
 
   g_return_val_if_fail (weights != NULL && radius >= 0, FALSE);
 
@@ -140,20 +191,20 @@ tl_filter_convolve_cl (TlRun         *run,
 
   return (tl_run_set_arg (run, horizontal, 0, sizeof (cl_mem), &in, error) &&
           tl_run_set_arg (run, horizontal, 1, sizeof (cl_mem), &tmp, error) &&
-          tl_run_set_arg (run, horizontal, 3, sizeof (cl_mem), &taps, error) &&
-          tl_run_set_arg (run, horizontal, 4, sizeof (cl_int), &taps_radius, error) &&
+          tl_filter_convolve_set_taps (run, horizontal, taps, radius, FALSE,
+                                       error) &&
           tl_run_enqueue (run, horizontal, 2, error) &&
           tl_run_set_arg (run, vertical, 0, sizeof (cl_mem), &tmp, error) &&
           tl_run_set_arg (run, vertical, 1, sizeof (cl_mem), &out, error) &&
-          tl_run_set_arg (run, vertical, 3, sizeof (cl_mem), &taps, error) &&
-          tl_run_set_arg (run, vertical, 4, sizeof (cl_int), &taps_radius, error) &&
+          tl_filter_convolve_set_taps (run, vertical, taps, radius, TRUE,
+                                       error) &&
           tl_run_enqueue (run, vertical, 2, error));
 }
 
 static void
-tl_blur_reference (const TlFilter *filter,
-                   const TlValue  *values,
-                   const TlPixels *pixels)
+tl_blur_reference (const TlFilter      *filter,
+                   const TlValue       *values,
+                   const TlFloatPixels *pixels)
 {
   gint               radius;
   g_autofree gfloat *weights = tl_filter_gaussian_weights (values[0].v[0], &radius);

@@ -31,9 +31,9 @@ tl_point_matrix (const TlValue *value,
 }
 
 static void
-tl_point_invert_reference (const TlFilter *filter,
-                           const TlValue  *values,
-                           const TlPixels *pixels)
+tl_point_invert_reference (const TlFilter      *filter,
+                           const TlValue       *values,
+                           const TlFloatPixels *pixels)
 {
   gsize i, n = (gsize) pixels->width * pixels->height;
 
@@ -65,9 +65,9 @@ tl_point_invert_cl (TlRun         *run,
 }
 
 static void
-tl_point_color_matrix_reference (const TlFilter *filter,
-                                 const TlValue  *values,
-                                 const TlPixels *pixels)
+tl_point_color_matrix_reference (const TlFilter      *filter,
+                                 const TlValue       *values,
+                                 const TlFloatPixels *pixels)
 {
   gfloat m[16], offset[4];
   gsize  i, n = (gsize) pixels->width * pixels->height;
@@ -102,8 +102,8 @@ tl_point_color_matrix_cl (TlRun         *run,
   return (kernel &&
           tl_run_set_arg (run, kernel, 0, sizeof (cl_mem), &in, error) &&
           tl_run_set_arg (run, kernel, 1, sizeof (cl_mem), &out, error) &&
-          tl_run_set_arg (run, kernel, 3, sizeof (matrix), matrix, error) &&
-          tl_run_set_arg (run, kernel, 4, sizeof (offset), offset, error) &&
+          tl_run_set_arg (run, kernel, 4, sizeof (matrix), matrix, error) &&
+          tl_run_set_arg (run, kernel, 5, sizeof (offset), offset, error) &&
           tl_run_enqueue (run, kernel, 2, error));
 }
 

@@ -74,7 +74,7 @@ tl_tone_launch (TlRun        *run,
     return FALSE;
 
   for (i = 0; i < n_args; i++)
-    if (! tl_run_set_arg (run, kernel, 3 + i, sizes[i], args[i], error))
+    if (! tl_run_set_arg (run, kernel, 4 + i, sizes[i], args[i], error))
       return FALSE;
 
   return tl_run_enqueue (run, kernel, 2, error);
@@ -83,9 +83,9 @@ tl_tone_launch (TlRun        *run,
 /* brightness-contrast */
 
 static void
-tl_tone_brightness_contrast_reference (const TlFilter *filter,
-                                       const TlValue  *values,
-                                       const TlPixels *pixels)
+tl_tone_brightness_contrast_reference (const TlFilter      *filter,
+                                       const TlValue       *values,
+                                       const TlFloatPixels *pixels)
 {
   gfloat contrast   = values[0].v[0];
   gfloat brightness = values[1].v[0];
@@ -154,9 +154,9 @@ static const TlParamSpec tl_tone_brightness_contrast_params[] =
  * curve, which needs no pow () per pixel.
  */
 static void
-tl_tone_threshold_reference (const TlFilter *filter,
-                             const TlValue  *values,
-                             const TlPixels *pixels)
+tl_tone_threshold_reference (const TlFilter      *filter,
+                             const TlValue       *values,
+                             const TlFloatPixels *pixels)
 {
   gfloat level = tl_tone_linear_from_srgb (values[0].v[0]);
   gsize  i, n = (gsize) pixels->width * pixels->height;
@@ -212,9 +212,9 @@ static const TlParamSpec tl_tone_threshold_params[] =
 /* mono-mixer */
 
 static void
-tl_tone_mono_mixer_reference (const TlFilter *filter,
-                              const TlValue  *values,
-                              const TlPixels *pixels)
+tl_tone_mono_mixer_reference (const TlFilter      *filter,
+                              const TlValue       *values,
+                              const TlFloatPixels *pixels)
 {
   gfloat red   = values[0].v[0];
   gfloat green = values[1].v[0];
@@ -293,9 +293,9 @@ static const TlParamSpec tl_tone_mono_mixer_params[] =
 /* sepia */
 
 static void
-tl_tone_sepia_reference (const TlFilter *filter,
-                         const TlValue  *values,
-                         const TlPixels *pixels)
+tl_tone_sepia_reference (const TlFilter      *filter,
+                         const TlValue       *values,
+                         const TlFloatPixels *pixels)
 {
   gfloat m[9];
   gsize  i, n = (gsize) pixels->width * pixels->height;

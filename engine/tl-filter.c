@@ -279,12 +279,38 @@ tl_filter_halo (const TlFilter *filter,
   return filter->halo ? filter->halo (values) : 0;
 }
 
+/* The C reference on PIXELS in their storage: decoded to the working
+ * format, filtered, encoded back, as the kernels do it.
+ */
 void
 tl_filter_reference (const TlFilter *filter,
                      const TlValue  *values,
                      const TlPixels *pixels)
 {
+  TlFloatPixels      floats;
+  g_autofree gfloat *in  = NULL;
+  g_autofree gfloat *out = NULL;
+  gsize              n;
+
   g_return_if_fail (filter != NULL && values != NULL && pixels != NULL);
 
-  filter->reference (filter, values, pixels);
+  floats.width  = pixels->width;
+  floats.height = pixels->height;
+  if (pixels->codec == NULL ||
+      tl_codec_get_storage (pixels->codec) == TL_STORAGE_FLOAT)
+    {
+      floats.in  = pixels->in;
+      floats.out = pixels->out;
+      filter->reference (filter, values, &floats);
+      return;
+    }
+
+  n   = (gsize) pixels->width * pixels->height;
+  in  = g_new (gfloat, n * 4);
+  out = g_new (gfloat, n * 4);
+  tl_codec_decode (pixels->codec, pixels->in, in, n);
+  floats.in  = in;
+  floats.out = out;
+  filter->reference (filter, values, &floats);
+  tl_codec_encode (pixels->codec, out, pixels->out, n);
 }

@@ -14,6 +14,7 @@
 #include <glib.h>
 
 #include "tl-cl.h"
+#include "tl-codec.h"
 #include "tl-plan.h"
 
 G_BEGIN_DECLS
@@ -46,14 +47,26 @@ typedef struct
 
 typedef struct _TlFilter TlFilter;
 
-/* A filter's image: interleaved 4-channel float pixels in its format. */
+/* An image as it travels: 4 channels per pixel in CODEC's storage, or
+ * (CODEC NULL) 4 floats in the filter's working format.
+ */
+typedef struct
+{
+  guint          width;
+  guint          height;
+  const TlCodec *codec;
+  gconstpointer  in;
+  gpointer       out;
+} TlPixels;
+
+/* What C references see: 4 floats per pixel in the filter's format. */
 typedef struct
 {
   guint         width;
   guint         height;
   const gfloat *in;
   gfloat       *out;
-} TlPixels;
+} TlFloatPixels;
 
 /* Timing of the OpenCL work of one run, from event profiling. */
 typedef struct
@@ -84,9 +97,9 @@ struct _TlFilter
   gboolean (* check)     (const TlFilter  *filter,
                           const TlValue   *values,
                           GError         **error);
-  void     (* reference) (const TlFilter  *filter,
-                          const TlValue   *values,
-                          const TlPixels  *pixels);
+  void     (* reference) (const TlFilter      *filter,
+                          const TlValue       *values,
+                          const TlFloatPixels *pixels);
   gboolean (* run_cl)    (TlRun           *run,
                           const TlValue   *values,
                           GError         **error);
@@ -118,13 +131,12 @@ void                  tl_filter_reference        (const TlFilter  *filter,
                                                   const TlValue   *values,
                                                   const TlPixels  *pixels);
 
-/* Gaussian taps shared by the filters that blur (tl-filter-blur.c). */
 /* Separable convolution with clamp-to-edge borders (tl-filter-blur.c):
  * the blurs give their weights, 2 radius + 1 of them.
  */
-void                  tl_filter_convolve_reference (const gfloat   *weights,
-                                                    gint            radius,
-                                                    const TlPixels *pixels);
+void                  tl_filter_convolve_reference (const gfloat        *weights,
+                                                    gint                 radius,
+                                                    const TlFloatPixels *pixels);
 gboolean              tl_filter_convolve_cl      (TlRun           *run,
                                                   const gfloat    *weights,
                                                   gint             radius,

@@ -1004,3 +1004,32 @@ tl_image_set_pixels (TlImage      *image,
   gegl_buffer_set (image->buffer, gegl_buffer_get_extent (image->buffer), 0,
                    format, pixels, GEGL_AUTO_ROWSTRIDE);
 }
+
+/* The whole image in FORMAT (a codec's storage); free with g_free (). */
+gpointer
+tl_image_get_stored (TlImage    *image,
+                     const Babl *format)
+{
+  const GeglRectangle *extent;
+  gpointer             pixels;
+
+  g_return_val_if_fail (image != NULL && format != NULL, NULL);
+
+  extent = gegl_buffer_get_extent (image->buffer);
+  pixels = g_malloc ((gsize) extent->width * extent->height *
+                     babl_format_get_bytes_per_pixel (format));
+  gegl_buffer_get (image->buffer, extent, 1.0, format, pixels,
+                   GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
+  return pixels;
+}
+
+void
+tl_image_set_stored (TlImage       *image,
+                     const Babl    *format,
+                     gconstpointer  pixels)
+{
+  g_return_if_fail (image != NULL && format != NULL && pixels != NULL);
+
+  gegl_buffer_set (image->buffer, gegl_buffer_get_extent (image->buffer), 0,
+                   format, pixels, GEGL_AUTO_ROWSTRIDE);
+}

@@ -35,6 +35,11 @@ gfloat      *tl_image_get_pixels     (TlImage        *image,
 void         tl_image_set_pixels     (TlImage        *image,
                                       const gchar    *float_format,
                                       const gfloat   *pixels);
+gpointer     tl_image_get_stored     (TlImage        *image,
+                                      const Babl     *format);
+void         tl_image_set_stored     (TlImage        *image,
+                                      const Babl     *format,
+                                      gconstpointer   pixels);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TlImage, tl_image_free)
 

@@ -221,7 +221,7 @@ tl_overlay_plan (TlContext      *context,
   g_return_val_if_fail (limits != NULL && plan != NULL, FALSE);
 
   if (filter)
-    return tl_run_plan_filter (context, filter, choice, width, height,
+    return tl_run_plan_filter (context, filter, NULL, choice, width, height,
                                limits, plan, error);
 
   kernel = tl_context_get_kernel (context, "overlay", "tl_thread_map", error);

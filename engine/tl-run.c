@@ -15,8 +15,9 @@ struct _TlRun
 {
   TlContext      *context;
   const TlFilter *filter;      /* NULL for a run of tl_run_new () */
-  const gchar    *program;
+  gchar          *program;     /* with the storage variant, if any */
   const TlPixels *pixels;
+  cl_mem          codec;       /* the codec's table, or NULL */
   TlPlan          plan;
   cl_mem          input;
   cl_mem          output;
@@ -152,7 +153,7 @@ tl_run_new (TlContext    *context,
 
   run = g_new0 (TlRun, 1);
   run->context  = context;
-  run->program  = program;
+  run->program  = g_strdup (program);
   run->plan     = *plan;
   run->buffers  = g_ptr_array_new_with_free_func (tl_run_release_buffer);
   run->launches = g_ptr_array_new_with_free_func (tl_run_release_event);
@@ -170,11 +171,13 @@ tl_run_free (TlRun *run)
   clFinish (tl_context_get_queue (run->context));
   g_ptr_array_unref (run->launches);
   g_ptr_array_unref (run->buffers);
+  g_free (run->program);
   g_free (run);
 }
 
 /* Issues every launch of the plan; argument DISPATCH_ARG of the kernel
- * receives each launch's TlDispatch.
+ * receives each launch's TlDispatch and, in a filter's kernels, the next
+ * argument the codec's table (kernels/tl-pixel.h).
  */
 gboolean
 tl_run_enqueue (TlRun     *run,
@@ -196,6 +199,11 @@ tl_run_enqueue (TlRun     *run,
   dispatch.swizzle_gx      = plan->swizzle_grid[0];
   dispatch.swizzle_gy      = plan->swizzle_grid[1];
   dispatch.swizzle         = plan->swizzle;
+
+  if (run->filter &&
+      ! tl_run_set_arg (run, kernel, dispatch_arg + 1, sizeof (cl_mem),
+                        &run->codec, error))
+    return FALSE;
 
   for (i = 0; i < plan->n_launches; i++)
     {
@@ -233,12 +241,30 @@ tl_run_enqueue (TlRun     *run,
   return TRUE;
 }
 
+/* FILTER's kernel program for pixels stored as CODEC says (NULL: float in
+ * the working format).
+ */
+gchar *
+tl_run_program_name (const TlFilter *filter,
+                     const TlCodec  *codec)
+{
+  const gchar *variant = codec ? tl_codec_get_variant (codec) : "";
+
+  g_return_val_if_fail (filter != NULL, NULL);
+
+  if (*variant == '\0')
+    return g_strdup (filter->program);
+  return g_strconcat (filter->program, "@", variant, NULL);
+}
+
 /* One plan serves every kernel of the filter: M is the smallest of the
- * kernels' limits, P the first kernel's.
+ * kernels' limits, P the first kernel's.  CODEC picks the program variant
+ * (NULL: float storage).
  */
 gboolean
 tl_run_plan_filter (TlContext      *context,
                     const TlFilter *filter,
+                    const TlCodec  *codec,
                     const TlChoice *choice,
                     guint           width,
                     guint           height,
@@ -246,16 +272,18 @@ tl_run_plan_filter (TlContext      *context,
                     TlPlan         *plan,
                     GError        **error)
 {
-  TlChoice resolved = *choice;
-  guint    i;
+  g_autofree gchar *program = NULL;
+  TlChoice          resolved = *choice;
+  guint             i;
 
   g_return_val_if_fail (context != NULL && filter != NULL, FALSE);
   g_return_val_if_fail (choice != NULL && limits != NULL, FALSE);
 
+  program = tl_run_program_name (filter, codec);
   for (i = 0; filter->kernels[i]; i++)
     {
       TlLimits  kernel_limits;
-      cl_kernel kernel = tl_context_get_kernel (context, filter->program,
+      cl_kernel kernel = tl_context_get_kernel (context, program,
                                                 filter->kernels[i], error);
 
       if (kernel == NULL ||
@@ -325,21 +353,35 @@ tl_run_execute (TlContext       *context,
 
   run.context  = context;
   run.filter   = filter;
-  run.program  = filter->program;
+  run.program  = tl_run_program_name (filter, pixels->codec);
   run.pixels   = pixels;
   run.buffers  = g_ptr_array_new_with_free_func (tl_run_release_buffer);
   run.launches = g_ptr_array_new_with_free_func (tl_run_release_event);
 
-  if (! tl_run_plan_filter (context, filter, choice, pixels->width,
-                            pixels->height, &limits, &run.plan, error))
+  if (! tl_run_plan_filter (context, filter, pixels->codec, choice,
+                            pixels->width, pixels->height, &limits, &run.plan,
+                            error))
     goto out;
 
-  size = (gsize) pixels->width * pixels->height * 4 * sizeof (gfloat);
+  size = (gsize) pixels->width * pixels->height *
+         (pixels->codec ? tl_codec_get_pixel_size (pixels->codec) :
+                          4 * sizeof (gfloat));
   run.input  = tl_run_new_buffer (&run, CL_MEM_READ_ONLY, size, NULL, error);
   run.output = run.input ? tl_run_new_buffer (&run, CL_MEM_READ_WRITE, size,
                                               NULL, error) : NULL;
   if (run.output == NULL)
     goto out;
+
+  if (pixels->codec && tl_codec_get_table (pixels->codec, NULL))
+    {
+      gsize         n_floats;
+      const gfloat *table = tl_codec_get_table (pixels->codec, &n_floats);
+
+      run.codec = tl_run_new_buffer (&run, CL_MEM_READ_ONLY,
+                                     n_floats * sizeof (gfloat), table, error);
+      if (run.codec == NULL)
+        goto out;
+    }
 
   status = clEnqueueWriteBuffer (tl_context_get_queue (context), run.input,
                                  CL_FALSE, 0, size, pixels->in, 0, NULL,
@@ -401,6 +443,7 @@ tl_run_execute (TlContext       *context,
     clReleaseEvent (download);
   g_ptr_array_unref (run.launches);
   g_ptr_array_unref (run.buffers);
+  g_free (run.program);
   return ok;
 }
 

@@ -51,8 +51,11 @@ gboolean          tl_run_filter_repeated (TlContext       *context,
                                           gdouble         *samples,
                                           TlPlan          *plan,
                                           GError         **error);
+gchar            *tl_run_program_name    (const TlFilter  *filter,
+                                          const TlCodec   *codec);
 gboolean          tl_run_plan_filter     (TlContext       *context,
                                           const TlFilter  *filter,
+                                          const TlCodec   *codec,
                                           const TlChoice  *choice,
                                           guint            width,
                                           guint            height,

@@ -17,9 +17,10 @@
  * k pixels per work-item load k + 2 columns, not 3 k.
  */
 kernel void
-tl_area_sobel (global const float4 *in,
-               global float4       *out,
-               TlDispatch           d)
+tl_area_sobel (global const tl_pixel *in,
+               global tl_pixel       *out,
+               TlDispatch             d,
+               global const float    *codec)
 {
   int2   origin = tl_item_origin (&d);
   int    end    = min (origin.x + d.pixels_per_item, d.width);
@@ -33,21 +34,21 @@ tl_area_sobel (global const float4 *in,
   mid    = origin.y * d.stride;
   bottom = clamp (origin.y + 1, 0, d.height - 1) * d.stride;
 
-  t0 = in[top + max (origin.x - 1, 0)];
-  m0 = in[mid + max (origin.x - 1, 0)];
-  b0 = in[bottom + max (origin.x - 1, 0)];
-  t1 = in[top + origin.x];
-  m1 = in[mid + origin.x];
-  b1 = in[bottom + origin.x];
+  t0 = tl_load (in, top + max (origin.x - 1, 0), codec);
+  m0 = tl_load (in, mid + max (origin.x - 1, 0), codec);
+  b0 = tl_load (in, bottom + max (origin.x - 1, 0), codec);
+  t1 = tl_load (in, top + origin.x, codec);
+  m1 = tl_load (in, mid + origin.x, codec);
+  b1 = tl_load (in, bottom + origin.x, codec);
 
   for (int x = origin.x; x < end; x++)
     {
       int    right = min (x + 1, d.width - 1);
       float4 hor, ver, gradient;
 
-      t2 = in[top + right];
-      m2 = in[mid + right];
-      b2 = in[bottom + right];
+      t2 = tl_load (in, top + right, codec);
+      m2 = tl_load (in, mid + right, codec);
+      b2 = tl_load (in, bottom + right, codec);
 
       hor  = (-1.0f * t0) + (1.0f * t2);
       hor += (-2.0f * m0) + (2.0f * m2);
@@ -57,7 +58,7 @@ tl_area_sobel (global const float4 *in,
       ver += (-1.0f * b0) + (-2.0f * b1) + (-1.0f * b2);
 
       gradient = sqrt (hor * hor + ver * ver) / 5.656854f;
-      out[mid + x] = (float4) (gradient.xyz, m1.w);
+      tl_store (out, mid + x, (float4) (gradient.xyz, m1.w), codec);
 
       t0 = t1; m0 = m1; b0 = b1;
       t1 = t2; m1 = m2; b1 = b2;
@@ -66,29 +67,32 @@ tl_area_sobel (global const float4 *in,
 
 /* pixelize: each pixel takes the mean of its size x size block, blocks
  * aligned to the region's origin and cut at its edges.  Consecutive
- * pixels of one work-item in the same block re-use its mean.
+ * pixels of one work-item in the same block re-use its mean; the block
+ * is found by one division per item, then by stepping.
  */
 kernel void
-tl_area_pixelize (global const float4 *in,
-                  global float4       *out,
-                  TlDispatch           d,
-                  int                  size)
+tl_area_pixelize (global const tl_pixel *in,
+                  global tl_pixel       *out,
+                  TlDispatch             d,
+                  global const float    *codec,
+                  int                    size)
 {
   int2   origin = tl_item_origin (&d);
   int    end    = min (origin.x + d.pixels_per_item, d.width);
-  int    y0, y1, block = -1;
+  int    y0, y1, x0, block = -1;
   float4 mean = 0.0f;
 
-  if (origin.y >= d.height)
+  if (origin.y >= d.height || origin.x >= d.width)
     return;
 
   y0 = origin.y / size * size;
   y1 = min (y0 + size, d.height);
+  x0 = origin.x / size * size;
 
   for (int x = origin.x; x < end; x++)
     {
-      int x0 = x / size * size;
-
+      if (x >= x0 + size)
+        x0 += size;
       if (x0 != block)
         {
           int    x1  = min (x0 + size, d.width);
@@ -96,10 +100,10 @@ tl_area_pixelize (global const float4 *in,
 
           for (int v = y0; v < y1; v++)
             for (int u = x0; u < x1; u++)
-              sum += in[v * d.stride + u];
+              sum += tl_load (in, v * d.stride + u, codec);
           mean  = sum / (float) ((y1 - y0) * (x1 - x0));
           block = x0;
         }
-      out[origin.y * d.stride + x] = mean;
+      tl_store (out, origin.y * d.stride + x, mean, codec);
     }
 }

@@ -9,9 +9,10 @@
 
 /* Perceptual invert on R'G'B'A: 1 - v on colour, alpha kept. */
 kernel void
-tl_invert (global const float4 *in,
-           global float4       *out,
-           TlDispatch           d)
+tl_invert (global const tl_pixel *in,
+           global tl_pixel       *out,
+           TlDispatch             d,
+           global const float    *codec)
 {
   int2 origin = tl_item_origin (&d);
   int  end    = min (origin.x + d.pixels_per_item, d.width);
@@ -22,19 +23,20 @@ tl_invert (global const float4 *in,
 
   for (int x = origin.x; x < end; x++)
     {
-      float4 v = in[row + x];
+      float4 v = tl_load (in, row + x, codec);
 
-      out[row + x] = (float4) (1.0f - v.xyz, v.w);
+      tl_store (out, row + x, (float4) (1.0f - v.xyz, v.w), codec);
     }
 }
 
 /* out = M * in + offset on RGBA; M is row-major in m. */
 kernel void
-tl_color_matrix (global const float4 *in,
-                 global float4       *out,
-                 TlDispatch           d,
-                 float16              m,
-                 float4               offset)
+tl_color_matrix (global const tl_pixel *in,
+                 global tl_pixel       *out,
+                 TlDispatch             d,
+                 global const float    *codec,
+                 float16                m,
+                 float4                 offset)
 {
   int2 origin = tl_item_origin (&d);
   int  end    = min (origin.x + d.pixels_per_item, d.width);
@@ -45,11 +47,13 @@ tl_color_matrix (global const float4 *in,
 
   for (int x = origin.x; x < end; x++)
     {
-      float4 v = in[row + x];
+      float4 v = tl_load (in, row + x, codec);
 
-      out[row + x] = (float4) (m.s0 * v.x + m.s1 * v.y + m.s2 * v.z + m.s3 * v.w + offset.x,
-                               m.s4 * v.x + m.s5 * v.y + m.s6 * v.z + m.s7 * v.w + offset.y,
-                               m.s8 * v.x + m.s9 * v.y + m.sa * v.z + m.sb * v.w + offset.z,
-                               m.sc * v.x + m.sd * v.y + m.se * v.z + m.sf * v.w + offset.w);
+      tl_store (out, row + x,
+                (float4) (m.s0 * v.x + m.s1 * v.y + m.s2 * v.z + m.s3 * v.w + offset.x,
+                          m.s4 * v.x + m.s5 * v.y + m.s6 * v.z + m.s7 * v.w + offset.y,
+                          m.s8 * v.x + m.s9 * v.y + m.sa * v.z + m.sb * v.w + offset.z,
+                          m.sc * v.x + m.sd * v.y + m.se * v.z + m.sf * v.w + offset.w),
+                codec);
     }
 }

@@ -15,11 +15,12 @@
 
 /* Linear RGBA: (v - 0.5) * contrast + brightness + 0.5, alpha kept. */
 kernel void
-tl_brightness_contrast (global const float4 *in,
-                        global float4       *out,
-                        TlDispatch           d,
-                        float                contrast,
-                        float                brightness)
+tl_brightness_contrast (global const tl_pixel *in,
+                        global tl_pixel       *out,
+                        TlDispatch             d,
+                        global const float    *codec,
+                        float                  contrast,
+                        float                  brightness)
 {
   int2 origin = tl_item_origin (&d);
   int  end    = min (origin.x + d.pixels_per_item, d.width);
@@ -30,12 +31,14 @@ tl_brightness_contrast (global const float4 *in,
 
   for (int x = origin.x; x < end; x++)
     {
-      float4 v = in[row + x];
+      float4 v = tl_load (in, row + x, codec);
 
-      out[row + x] = (float4) ((v.x - 0.5f) * contrast + brightness + 0.5f,
-                               (v.y - 0.5f) * contrast + brightness + 0.5f,
-                               (v.z - 0.5f) * contrast + brightness + 0.5f,
-                               v.w);
+      tl_store (out, row + x,
+                (float4) ((v.x - 0.5f) * contrast + brightness + 0.5f,
+                          (v.y - 0.5f) * contrast + brightness + 0.5f,
+                          (v.z - 0.5f) * contrast + brightness + 0.5f,
+                          v.w),
+                codec);
     }
 }
 
@@ -43,10 +46,11 @@ tl_brightness_contrast (global const float4 *in,
  * by the host), black elsewhere, alpha kept.
  */
 kernel void
-tl_threshold (global const float4 *in,
-              global float4       *out,
-              TlDispatch           d,
-              float                level)
+tl_threshold (global const tl_pixel *in,
+              global tl_pixel       *out,
+              TlDispatch             d,
+              global const float    *codec,
+              float                  level)
 {
   int2 origin = tl_item_origin (&d);
   int  end    = min (origin.x + d.pixels_per_item, d.width);
@@ -57,7 +61,7 @@ tl_threshold (global const float4 *in,
 
   for (int x = origin.x; x < end; x++)
     {
-      float4 v = in[row + x];
+      float4 v = tl_load (in, row + x, codec);
       float  y;
 
       y = (v.x * TL_LUMINANCE_RED +
@@ -65,7 +69,7 @@ tl_threshold (global const float4 *in,
            v.z * TL_LUMINANCE_BLUE);
       y = y >= level ? 1.0f : 0.0f;
 
-      out[row + x] = (float4) (y, y, y, v.w);
+      tl_store (out, row + x, (float4) (y, y, y, v.w), codec);
     }
 }
 
@@ -73,10 +77,11 @@ tl_threshold (global const float4 *in,
  * channel, alpha kept; w.xyz are the weights.
  */
 kernel void
-tl_mono_mixer (global const float4 *in,
-               global float4       *out,
-               TlDispatch           d,
-               float4               w)
+tl_mono_mixer (global const tl_pixel *in,
+               global tl_pixel       *out,
+               TlDispatch             d,
+               global const float    *codec,
+               float4                 w)
 {
   int2 origin = tl_item_origin (&d);
   int  end    = min (origin.x + d.pixels_per_item, d.width);
@@ -87,10 +92,10 @@ tl_mono_mixer (global const float4 *in,
 
   for (int x = origin.x; x < end; x++)
     {
-      float4 v = in[row + x];
+      float4 v = tl_load (in, row + x, codec);
       float  y = v.x * w.x + v.y * w.y + v.z * w.z;
 
-      out[row + x] = (float4) (y, y, y, v.w);
+      tl_store (out, row + x, (float4) (y, y, y, v.w), codec);
     }
 }
 
@@ -98,12 +103,13 @@ tl_mono_mixer (global const float4 *in,
  * alpha kept.
  */
 kernel void
-tl_sepia (global const float4 *in,
-          global float4       *out,
-          TlDispatch           d,
-          float4               r,
-          float4               g,
-          float4               b)
+tl_sepia (global const tl_pixel *in,
+          global tl_pixel       *out,
+          TlDispatch             d,
+          global const float    *codec,
+          float4                 r,
+          float4                 g,
+          float4                 b)
 {
   int2 origin = tl_item_origin (&d);
   int  end    = min (origin.x + d.pixels_per_item, d.width);
@@ -114,11 +120,13 @@ tl_sepia (global const float4 *in,
 
   for (int x = origin.x; x < end; x++)
     {
-      float4 v = in[row + x];
+      float4 v = tl_load (in, row + x, codec);
 
-      out[row + x] = (float4) (r.x * v.x + r.y * v.y + r.z * v.z,
-                               g.x * v.x + g.y * v.y + g.z * v.z,
-                               b.x * v.x + b.y * v.y + b.z * v.z,
-                               v.w);
+      tl_store (out, row + x,
+                (float4) (r.x * v.x + r.y * v.y + r.z * v.z,
+                          g.x * v.x + g.y * v.y + g.z * v.z,
+                          b.x * v.x + b.y * v.y + b.z * v.z,
+                          v.w),
+                codec);
     }
 }

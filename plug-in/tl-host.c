@@ -593,7 +593,7 @@ tl_host_overlay_clear (TlHostOverlay *overlay)
 }
 
 /* REGION grown by HALO, within SOURCE, read in FORMAT. */
-static gfloat *
+static gpointer
 tl_host_read_area (GeglBuffer          *source,
                    const GeglRectangle *region,
                    guint                halo,
@@ -601,7 +601,7 @@ tl_host_read_area (GeglBuffer          *source,
                    GeglRectangle       *area,
                    GError             **error)
 {
-  gfloat *pixels;
+  gpointer pixels;
 
   *area = *region;
   area->x      -= halo;
@@ -610,7 +610,8 @@ tl_host_read_area (GeglBuffer          *source,
   area->height += 2 * halo;
   gegl_rectangle_intersect (area, area, gegl_buffer_get_extent (source));
 
-  pixels = g_try_new (gfloat, (gsize) area->width * area->height * 4);
+  pixels = g_try_malloc ((gsize) area->width * area->height *
+                         babl_format_get_bytes_per_pixel (format));
   if (pixels == NULL)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
@@ -698,14 +699,15 @@ tl_host_process (const TlHostSettings *settings,
                  GError              **error)
 {
   TlContext           *context;
-  g_autofree gfloat   *in      = NULL;
-  g_autofree gfloat   *out     = NULL;
+  g_autoptr(TlCodec)   codec   = NULL;
+  g_autofree guint8   *in      = NULL;
+  g_autofree guint8   *out     = NULL;
   g_autofree gchar    *message = NULL;
   const Babl          *format;
   GeglRectangle        area;
   TlChoice             choice;
   TlPixels             pixels;
-  gsize                offset;
+  gsize                pixel_size, offset;
 
   g_return_val_if_fail (settings != NULL && filter != NULL, FALSE);
   g_return_val_if_fail (GEGL_IS_BUFFER (source) && GEGL_IS_BUFFER (target), FALSE);
@@ -720,10 +722,15 @@ tl_host_process (const TlHostSettings *settings,
   if (context == NULL)
     return FALSE;
 
-  format = babl_format (filter->format);
+  /* The layer's own depth travels: 8-bit layers move 4 bytes a pixel. */
+  codec = tl_codec_new (gegl_buffer_get_format (source), filter->format, error);
+  if (codec == NULL)
+    return FALSE;
+  format     = tl_codec_get_format (codec);
+  pixel_size = tl_codec_get_pixel_size (codec);
   in = tl_host_read_area (source, region, tl_filter_halo (filter, settings->values),
                           format, &area, error);
-  out = in ? g_try_new (gfloat, (gsize) area.width * area.height * 4) : NULL;
+  out = in ? g_try_malloc ((gsize) area.width * area.height * pixel_size) : NULL;
   if (out == NULL)
     {
       if (in)
@@ -740,6 +747,7 @@ tl_host_process (const TlHostSettings *settings,
 
   pixels.width  = area.width;
   pixels.height = area.height;
+  pixels.codec  = codec;
   pixels.in     = in;
   pixels.out    = out;
   if (! tl_run_filter (context, filter, settings->values, &choice, &pixels,
@@ -749,18 +757,21 @@ tl_host_process (const TlHostSettings *settings,
   if (overlay && settings->overlay > 0)
     {
       /* The map goes over the filtered pixels, in R'G'B'A. */
+      g_autofree gfloat *shown = g_new (gfloat, (gsize) area.width * area.height * 4);
+
       babl_process (babl_fish (format, babl_format ("R'G'B'A float")),
-                    out, in, (glong) area.width * area.height);
+                    out, shown, (glong) area.width * area.height);
       tl_host_report (progress, progress_data, 0.8, _("ThreadLens: thread map"));
-      if (! tl_host_draw_map (context, settings, filter, &area, in, overlay,
+      if (! tl_host_draw_map (context, settings, filter, &area, shown, overlay,
                               error))
         return FALSE;
     }
 
   tl_host_report (progress, progress_data, 0.9, message);
-  offset = ((gsize) (region->y - area.y) * area.width + (region->x - area.x)) * 4;
+  offset = ((gsize) (region->y - area.y) * area.width + (region->x - area.x)) *
+           pixel_size;
   gegl_buffer_set (target, region, 0, format, out + offset,
-                   area.width * 4 * sizeof (gfloat));
+                   area.width * pixel_size);
   tl_host_report (progress, progress_data, 1.0, message);
 
   return TRUE;

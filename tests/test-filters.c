@@ -1,6 +1,6 @@
 /* ThreadLens tests: every filter's OpenCL output against its C reference,
  * on the real photos, under every dispatch mode, shape, swizzle and number
- * of pixels per work-item.
+ * of pixels per work-item, for each storage a layer can travel in.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
@@ -22,6 +22,8 @@ typedef struct
   const gchar *photo;
   gdouble      tolerance;       /* against the reference; 0 = exact */
   gboolean     full_sweep;      /* every combination, or a cross section */
+  const gchar *layer;           /* the layer's babl format, so its storage;
+                                 * NULL: floats in the working format */
 } FilterCase;
 
 static TlContext *context;
@@ -63,6 +65,39 @@ static const FilterCase filter_cases[] =
   { "pixelize", { NULL }, "logo.png", 1e-5, FALSE },
   { "unsharp-mask", { "std-dev=2", "scale=1.5" }, "coffee.png", 0.0, FALSE },
   { "unsharp-mask", { NULL }, "logo.png", 0.0, FALSE },
+  /* Narrow storage: tolerances in codes (u8, u16) or values (half).  The
+   * kernels decode and encode exactly as tl-codec.c does, so point
+   * filters match exactly; stencils sum within 1e-5 of their reference
+   * and may flip a rounding, and premultiplied stores divide by alpha,
+   * which OpenCL C does not round correctly by default.
+   */
+  { "invert", { NULL }, "coffee.png", 0.0, TRUE, "R'G'B'A u8" },
+  { "invert", { NULL }, "logo.png", 0.0, FALSE, "RGBA u8" },
+  { "invert", { NULL }, "chessboard_GRAY_U16.tif", 0.0, FALSE, "Y' u16" },
+  { "invert", { NULL }, "coffee.png", 0.0, FALSE, "R'G'B'A half" },
+  { "color-matrix", { "matrix=0,0,1,0, 0,1,0,0, 1,0,0,0, 0.2,0.2,0.2,0.4", NULL },
+    "logo.png", 0.0, FALSE, "R'G'B'A u8" },
+  { "color-matrix", { "matrix=0.9,0.1,0,0, 0,1,0,0, 0,0,1.1,0, 0,0,0,1", NULL },
+    "coffee.png", 0.0, FALSE, "R'G'B' u16" },
+  { "color-matrix", { NULL }, "astronaut.png", 0.0, FALSE, "RGBA half" },
+  { "brightness-contrast", { "contrast=1.8", "brightness=0.25" },
+    "coffee.png", 0.0, FALSE, "R'G'B'A u8" },
+  { "threshold", { "value=0.5", NULL }, "coffee.png", 0.0, FALSE, "R'G'B' u8" },
+  { "mono-mixer", { "blue=-0.4", NULL }, "logo.png", 0.0, FALSE, "R'G'B'A u16" },
+  { "sepia", { "scale=0.75", NULL }, "coffee.png", 0.0, FALSE, "R'G'B'A u8" },
+  { "gaussian-blur", { "std-dev=2.5", NULL }, "coffee.png", 1.0, TRUE, "R'G'B'A u8" },
+  { "gaussian-blur", { "std-dev=6", NULL }, "logo.png", 1.0, FALSE, "R'G'B'A u8" },
+  { "gaussian-blur", { "std-dev=1.5", NULL }, "coffee.png", 1.0, FALSE, "RGBA u16" },
+  { "gaussian-blur", { "std-dev=3", NULL }, "logo.png", 1e-3, FALSE, "RGBA half" },
+  /* A radius of 90: the seed shape's tiles overflow local memory on PoCL
+   * and on GPUs, small shapes' tiles fit; both ways give the same bits.
+   */
+  { "gaussian-blur", { "std-dev=30", NULL }, "logo.png", 1.0, FALSE, "R'G'B'A u8" },
+  { "box-blur", { "radius=3", NULL }, "coffee.png", 1.0, FALSE, "R'G'B'A u8" },
+  { "edge-sobel", { NULL }, "coffee.png", 1.0, FALSE, "R'G'B'A u8" },
+  { "pixelize", { "size=7", NULL }, "logo.png", 1.0, FALSE, "R'G'B'A u8" },
+  { "unsharp-mask", { "std-dev=2", "scale=1.5" }, "coffee.png", 1.0, FALSE,
+    "R'G'B'A u8" },
 };
 
 static const gchar *const shapes[] =
@@ -77,10 +112,13 @@ typedef struct
 {
   TlImage  *image;
   TlValue  *values;
+  TlCodec  *codec;
   TlPixels  pixels;
-  gfloat   *reference;
-  gfloat   *baseline;      /* OpenCL under the default dispatch */
-  gsize     n_floats;
+  gpointer  in;
+  gpointer  reference;
+  gpointer  baseline;      /* OpenCL under the default dispatch */
+  gsize     n_values;      /* channels in the image */
+  gsize     n_bytes;
 } Prepared;
 
 static void
@@ -91,6 +129,7 @@ prepare (const FilterCase *c,
   g_autoptr(GError) error = NULL;
   g_autofree gchar *path  = g_test_build_filename (G_TEST_DIST, "images",
                                                    c->photo, NULL);
+  const Babl       *layer;
   guint             i;
 
   p->image = tl_image_load (path, &error);
@@ -104,12 +143,25 @@ prepare (const FilterCase *c,
       g_assert_no_error (error);
     }
 
+  /* The photo as a layer of the case's format would hold it. */
+  layer = c->layer ? babl_format_with_space (c->layer,
+                                             tl_image_get_format (p->image)) :
+                     tl_image_get_format (p->image);
+  p->codec = c->layer ? tl_codec_new (layer, filter->format, &error) :
+                        tl_codec_new_float (layer, filter->format, &error);
+  g_assert_no_error (error);
+
   p->pixels.width  = tl_image_get_width (p->image);
   p->pixels.height = tl_image_get_height (p->image);
-  p->n_floats      = (gsize) p->pixels.width * p->pixels.height * 4;
-  p->pixels.in     = tl_image_get_pixels (p->image, filter->format);
-  p->reference     = g_new (gfloat, p->n_floats);
-  p->baseline      = g_new (gfloat, p->n_floats);
+  p->pixels.codec  = p->codec;
+  p->n_values      = (gsize) p->pixels.width * p->pixels.height * 4;
+  p->n_bytes       = (gsize) p->pixels.width * p->pixels.height *
+                     tl_codec_get_pixel_size (p->codec);
+  p->in            = tl_image_get_stored (p->image,
+                                          tl_codec_get_format (p->codec));
+  p->pixels.in     = p->in;
+  p->reference     = g_malloc (p->n_bytes);
+  p->baseline      = g_malloc (p->n_bytes);
   p->pixels.out    = p->reference;
   tl_filter_reference (filter, p->values, &p->pixels);
 }
@@ -118,28 +170,50 @@ static void
 unprepare (Prepared *p)
 {
   tl_image_free (p->image);
+  tl_codec_free (p->codec);
   g_free (p->values);
-  g_free ((gpointer) p->pixels.in);
+  g_free (p->in);
   g_free (p->reference);
   g_free (p->baseline);
 }
 
+/* Channel I of stored pixels, as a number: a code or a value. */
 static gdouble
-max_difference (const gfloat *a,
-                const gfloat *b,
-                gsize         n,
-                gsize        *where)
+stored_value (const TlCodec *codec,
+              gconstpointer  data,
+              gsize          i)
+{
+  switch (tl_codec_get_storage (codec))
+    {
+    case TL_STORAGE_U8:
+      return ((const guint8 *) data)[i];
+    case TL_STORAGE_U16:
+      return ((const guint16 *) data)[i];
+    case TL_STORAGE_HALF:
+      return tl_codec_half_to_float (((const guint16 *) data)[i]);
+    default:
+      return ((const gfloat *) data)[i];
+    }
+}
+
+static gdouble
+max_difference (const Prepared *p,
+                gconstpointer   a,
+                gconstpointer   b,
+                gsize          *where)
 {
   gdouble worst = 0.0;
   gsize   i;
 
   *where = 0;
-  for (i = 0; i < n; i++)
+  for (i = 0; i < p->n_values; i++)
     {
-      gdouble d = fabs ((gdouble) a[i] - b[i]);
+      gdouble x = stored_value (p->codec, a, i);
+      gdouble y = stored_value (p->codec, b, i);
+      gdouble d = fabs (x - y);
 
-      /* A pixel never written stays NaN and must fail. */
-      if (isnan (a[i]) != isnan (b[i]))
+      /* A float never written stays NaN and must fail. */
+      if (isnan (x) != isnan (y))
         d = INFINITY;
       if (d > worst)
         {
@@ -155,7 +229,7 @@ run_one (const FilterCase *c,
          const TlFilter   *filter,
          Prepared         *p,
          const TlChoice   *choice,
-         gfloat           *out,
+         gpointer          out,
          const gchar      *what)
 {
   g_autoptr(GError) error = NULL;
@@ -163,21 +237,25 @@ run_one (const FilterCase *c,
   TlPlan            plan;
   gsize             where;
   gdouble           diff;
-  gsize             i;
 
-  /* Poison the output so unwritten pixels show. */
-  for (i = 0; i < p->n_floats; i++)
-    out[i] = NAN;
+  /* Poison the output so unwritten pixels show: NaN in float and half,
+   * 0xa5 codes otherwise.
+   */
+  memset (out, tl_codec_get_storage (p->codec) == TL_STORAGE_U8 ||
+               tl_codec_get_storage (p->codec) == TL_STORAGE_U16 ? 0xa5 : 0xff,
+          p->n_bytes);
   pixels.out = out;
 
   if (! tl_run_filter (context, filter, p->values, choice, &pixels, &plan,
                        NULL, &error))
-    g_error ("%s on %s, %s: %s", c->filter, c->photo, what, error->message);
+    g_error ("%s on %s (%s), %s: %s", c->filter, c->photo,
+             c->layer ? c->layer : "float", what, error->message);
 
-  diff = max_difference (out, p->reference, p->n_floats, &where);
+  diff = max_difference (p, out, p->reference, &where);
   if (diff > c->tolerance)
-    g_error ("%s on %s, %s: differs from the C reference by %g at pixel "
-             "%zu,%zu channel %zu", c->filter, c->photo, what, diff,
+    g_error ("%s on %s (%s), %s: differs from the C reference by %g at "
+             "pixel %zu,%zu channel %zu", c->filter, c->photo,
+             c->layer ? c->layer : "float", what, diff,
              (where / 4) % p->pixels.width, (where / 4) / p->pixels.width,
              where % 4);
 }
@@ -187,14 +265,14 @@ test_filter (gconstpointer data)
 {
   const FilterCase *c      = data;
   const TlFilter   *filter = tl_filter_lookup (c->filter, NULL);
-  g_autofree gfloat *out   = NULL;
+  g_autofree gpointer out  = NULL;
   Prepared          p;
   TlChoice          choice;
   guint             s, m, n, k, runs = 0;
 
   g_assert_nonnull (filter);
   prepare (c, filter, &p);
-  out = g_new (gfloat, p.n_floats);
+  out = g_malloc (p.n_bytes);
 
   /* The default dispatch first: it must match the reference, and every
    * other dispatch must match it bit for bit.
@@ -209,7 +287,6 @@ test_filter (gconstpointer data)
         for (k = 0; k < G_N_ELEMENTS (ks); k++)
           {
             g_autofree gchar *what = NULL;
-            gsize             where;
 
             /* Small photos get a cross section: each shape under each
              * mode, swizzles and k varied along with them.
@@ -231,14 +308,16 @@ test_filter (gconstpointer data)
                                     swizzles[n], ks[k]);
 
             run_one (c, filter, &p, &choice, out, what);
-            if (max_difference (out, p.baseline, p.n_floats, &where) != 0.0)
-              g_error ("%s on %s, %s: not identical to the default dispatch "
-                       "at float %zu", c->filter, c->photo, what, where);
+            if (memcmp (out, p.baseline, p.n_bytes) != 0)
+              g_error ("%s on %s (%s), %s: not identical to the default "
+                       "dispatch", c->filter, c->photo,
+                       c->layer ? c->layer : "float", what);
             runs++;
           }
 
-  g_test_message ("%s on %s: %u dispatch choices matched", c->filter,
-                  c->photo, runs);
+  g_test_message ("%s on %s (%s storage): %u dispatch choices matched",
+                  c->filter, c->photo,
+                  tl_codec_storage_name (tl_codec_get_storage (p.codec)), runs);
   unprepare (&p);
 }
 
@@ -248,12 +327,12 @@ test_driver_shape (void)
 {
   const FilterCase *c      = &filter_cases[5];
   const TlFilter   *filter = tl_filter_lookup (c->filter, NULL);
-  g_autofree gfloat *out   = NULL;
+  g_autofree gpointer out  = NULL;
   Prepared          p;
   TlChoice          choice;
 
   prepare (c, filter, &p);
-  out = g_new (gfloat, p.n_floats);
+  out = g_malloc (p.n_bytes);
   tl_choice_init (&choice);
   choice.shape_kind = TL_SHAPE_DRIVER;
   run_one (c, filter, &p, &choice, out, "driver's local size");
@@ -324,9 +403,12 @@ main (int    argc,
 
   for (i = 0; i < G_N_ELEMENTS (filter_cases); i++)
     {
-      g_autofree gchar *path = g_strdup_printf ("/filters/%s/%s/%u",
-                                                filter_cases[i].filter,
-                                                filter_cases[i].photo, i);
+      g_autofree gchar *layer = g_strdelimit (g_strdup (filter_cases[i].layer ?
+                                                         filter_cases[i].layer :
+                                                         "float"), " '", '-');
+      g_autofree gchar *path  = g_strdup_printf ("/filters/%s/%s/%s/%u",
+                                                 filter_cases[i].filter,
+                                                 filter_cases[i].photo, layer, i);
 
       g_test_add_data_func (path, &filter_cases[i], test_filter);
     }

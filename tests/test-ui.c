@@ -947,7 +947,7 @@ test_preview (void)
   context = tl_context_new (NULL, &error);
   g_assert_no_error (error);
   tl_choice_init (&choice);
-  g_assert_true (tl_run_plan_filter (context, filter, &choice, region.width,
+  g_assert_true (tl_run_plan_filter (context, filter, NULL, &choice, region.width,
                                      region.height, &limits, &plan, &error));
   g_assert_true (tl_dialog_panel_get_plan (panel, &shown_limits, &shown));
   g_assert_cmpuint (shown_limits.simd_width, ==, limits.simd_width);

@@ -1,0 +1,542 @@
+/* ThreadLens: how pixels are stored on their way to and from the device.
+ *
+ * Every rule here has a twin in kernels/tl-pixel.h; both sides use the
+ * same operations on the same numbers, so the C references see exactly
+ * what the kernels see.
+ *
+ * Integer storage decodes by arithmetic when the layer's TRC is the
+ * working one (c * 1/max), and by a table made by babl when it is not.
+ * Encoding rounds x * max + 0.5 down, or, across TRCs, finds the code
+ * whose interval of working values holds x: the table's thresholds are
+ * the working values of the midpoints between codes, and a coarse index
+ * over [0, 1] narrows the search to a few codes.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "tl-codec.h"
+#include "tl-error.h"
+
+/* Transparent pixels keep their colour through (un)premultiplication, as
+ * babl keeps it: alpha below this counts as this.
+ */
+#define TL_CODEC_ALPHA_FLOOR (1.0f / 65536.0f)
+
+/* 1/255 and 1/65535 rounded to float; kernels/tl-pixel.h has the same
+ * literals.
+ */
+#define TL_CODEC_SCALE_U8  0x1.010102p-8f
+#define TL_CODEC_SCALE_U16 0x1.00010p-16f
+
+struct _TlCodec
+{
+  TlStorageType storage;
+  const Babl   *format;        /* the stored pixels */
+  const Babl   *working;       /* the filter's format in the layer's space */
+  gboolean      convert_trc;
+  gboolean      premultiply;
+  guint         max_code;      /* 255 or 65535; 0 for half and float */
+  guint         n_bins;
+  gfloat       *table;         /* decode[max+1] thresholds[max+1] bins[n+1] */
+  gsize         n_table;
+  gchar         variant[32];
+};
+
+static const gchar *
+tl_codec_trc_prefix (BablModelFlag flags)
+{
+  if (flags & BABL_MODEL_FLAG_PERCEPTUAL)
+    return "R~G~B~A";
+  if (flags & BABL_MODEL_FLAG_NONLINEAR)
+    return "R'G'B'A";
+  return "RGBA";
+}
+
+static BablModelFlag
+tl_codec_trc_flags (const Babl *format)
+{
+  return babl_get_model_flags (babl_format_get_model (format)) &
+         (BABL_MODEL_FLAG_LINEAR | BABL_MODEL_FLAG_NONLINEAR |
+          BABL_MODEL_FLAG_PERCEPTUAL);
+}
+
+static const Babl *
+tl_codec_format (const gchar *prefix,
+                 const gchar *type,
+                 const Babl  *space)
+{
+  g_autofree gchar *name = g_strconcat (prefix, " ", type, NULL);
+
+  return babl_format_with_space (name, space);
+}
+
+/* The working values (straight alpha) of the codes, and of the midpoints
+ * between them, for the colour channels.
+ */
+static void
+tl_codec_build_table (TlCodec    *codec,
+                      const Babl *space,
+                      const gchar *layer_prefix,
+                      const gchar *working_prefix)
+{
+  const Babl *encoded  = tl_codec_format (layer_prefix, "double", space);
+  const Babl *straight = tl_codec_format (working_prefix, "double", space);
+  guint       max      = codec->max_code;
+  gdouble    *in       = g_new (gdouble, (gsize) (2 * max + 2) * 4);
+  gdouble    *out      = g_new (gdouble, (gsize) (2 * max + 2) * 4);
+  gfloat     *decode, *thresholds, *bins;
+  guint       k, j;
+
+  for (k = 0; k <= max; k++)
+    {
+      gdouble code = (gdouble) k / max;
+      gdouble mid  = k == 0 ? 0.0 : (k - 0.5) / max;
+
+      in[k * 4 + 0] = in[k * 4 + 1] = in[k * 4 + 2] = code;
+      in[k * 4 + 3] = 1.0;
+      in[(max + 1 + k) * 4 + 0] = in[(max + 1 + k) * 4 + 1] =
+        in[(max + 1 + k) * 4 + 2] = mid;
+      in[(max + 1 + k) * 4 + 3] = 1.0;
+    }
+  babl_process (babl_fish (encoded, straight), in, out, 2 * max + 2);
+
+  codec->n_bins  = max == 255 ? 4096 : 65536;
+  codec->n_table = 2 * (max + 1) + codec->n_bins + 1;
+  codec->table   = g_new (gfloat, codec->n_table);
+  decode     = codec->table;
+  thresholds = decode + max + 1;
+  bins       = thresholds + max + 1;
+
+  for (k = 0; k <= max; k++)
+    {
+      decode[k]     = out[k * 4];
+      thresholds[k] = out[(max + 1 + k) * 4];
+      /* babl's float maths need not be monotonic; the search needs it. */
+      if (k > 0 && thresholds[k] < thresholds[k - 1])
+        thresholds[k] = thresholds[k - 1];
+    }
+  thresholds[0] = -G_MAXFLOAT;
+
+  /* bins[j]: the code of j / n_bins, i.e. the last threshold <= it. */
+  for (j = 0, k = 0; j <= codec->n_bins; j++)
+    {
+      gfloat x = (gfloat) j / codec->n_bins;
+
+      while (k < max && thresholds[k + 1] <= x)
+        k++;
+      bins[j] = k;
+    }
+
+  g_free (in);
+  g_free (out);
+}
+
+static TlCodec *
+tl_codec_create (const Babl   *layer_format,
+                 const gchar  *working_format,
+                 gboolean      narrow,
+                 GError      **error)
+{
+  const Babl       *space, *working;
+  const gchar      *layer_prefix, *working_prefix, *type;
+  BablModelFlag     layer_trc, working_trc;
+  g_autoptr(TlCodec) codec = NULL;
+
+  g_return_val_if_fail (layer_format != NULL && working_format != NULL, NULL);
+
+  if (! babl_format_exists (working_format))
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                   _("'%s' is not a pixel format babl knows"), working_format);
+      return NULL;
+    }
+
+  space   = babl_format_get_space (layer_format);
+  working = babl_format_with_space (working_format, space);
+  if (babl_format_get_n_components (working) != 4 ||
+      babl_format_get_type (working, 0) != babl_type ("float"))
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                   _("'%s' is not a 4-component float format"), working_format);
+      return NULL;
+    }
+
+  codec = g_new0 (TlCodec, 1);
+  codec->storage = TL_STORAGE_FLOAT;
+  codec->format  = working;
+  codec->working = working;
+
+  if (! narrow || babl_format_is_palette (layer_format))
+    return g_steal_pointer (&codec);
+
+  layer_trc      = tl_codec_trc_flags (layer_format);
+  working_trc    = tl_codec_trc_flags (working);
+  layer_prefix   = tl_codec_trc_prefix (layer_trc);
+  working_prefix = tl_codec_trc_prefix (working_trc);
+  type           = babl_get_name (babl_format_get_type (layer_format, 0));
+
+  codec->convert_trc = layer_trc != working_trc;
+  codec->premultiply = (babl_get_model_flags (babl_format_get_model (working)) &
+                        BABL_MODEL_FLAG_ASSOCIATED) != 0;
+
+  if (g_str_equal (type, "u8"))
+    {
+      codec->storage  = TL_STORAGE_U8;
+      codec->max_code = 255;
+    }
+  else if (g_str_equal (type, "u16"))
+    {
+      codec->storage  = TL_STORAGE_U16;
+      codec->max_code = 65535;
+    }
+  else if (g_str_equal (type, "half") && ! codec->convert_trc)
+    {
+      /* Half across TRCs would round twice; such layers go as float. */
+      codec->storage = TL_STORAGE_HALF;
+    }
+  else
+    {
+      codec->convert_trc = codec->premultiply = FALSE;
+      return g_steal_pointer (&codec);
+    }
+
+  codec->format = tl_codec_format (layer_prefix, type, space);
+  if (codec->convert_trc)
+    tl_codec_build_table (codec, space, layer_prefix, working_prefix);
+
+  g_snprintf (codec->variant, sizeof (codec->variant), "%s%s%s",
+              tl_codec_storage_name (codec->storage),
+              codec->convert_trc ? "+trc" : "",
+              codec->premultiply ? "+premul" : "");
+
+  return g_steal_pointer (&codec);
+}
+
+/* The narrowest lossless storage for a layer in LAYER_FORMAT under a
+ * filter working in WORKING_FORMAT (a babl name of 4 floats).
+ */
+TlCodec *
+tl_codec_new (const Babl   *layer_format,
+              const gchar  *working_format,
+              GError      **error)
+{
+  return tl_codec_create (layer_format, working_format, TRUE, error);
+}
+
+/* Float storage in the working format, whatever the layer. */
+TlCodec *
+tl_codec_new_float (const Babl   *layer_format,
+                    const gchar  *working_format,
+                    GError      **error)
+{
+  return tl_codec_create (layer_format, working_format, FALSE, error);
+}
+
+void
+tl_codec_free (TlCodec *codec)
+{
+  if (codec == NULL)
+    return;
+
+  g_free (codec->table);
+  g_free (codec);
+}
+
+TlStorageType
+tl_codec_get_storage (const TlCodec *codec)
+{
+  g_return_val_if_fail (codec != NULL, TL_STORAGE_FLOAT);
+
+  return codec->storage;
+}
+
+const gchar *
+tl_codec_storage_name (TlStorageType storage)
+{
+  static const gchar *const names[] = { "float", "half", "u16", "u8" };
+
+  g_return_val_if_fail (storage <= TL_STORAGE_U8, NULL);
+
+  return names[storage];
+}
+
+const Babl *
+tl_codec_get_format (const TlCodec *codec)
+{
+  g_return_val_if_fail (codec != NULL, NULL);
+
+  return codec->format;
+}
+
+const Babl *
+tl_codec_get_working (const TlCodec *codec)
+{
+  g_return_val_if_fail (codec != NULL, NULL);
+
+  return codec->working;
+}
+
+gsize
+tl_codec_get_pixel_size (const TlCodec *codec)
+{
+  g_return_val_if_fail (codec != NULL, 0);
+
+  return babl_format_get_bytes_per_pixel (codec->format);
+}
+
+gboolean
+tl_codec_converts_trc (const TlCodec *codec)
+{
+  g_return_val_if_fail (codec != NULL, FALSE);
+
+  return codec->convert_trc;
+}
+
+gboolean
+tl_codec_premultiplies (const TlCodec *codec)
+{
+  g_return_val_if_fail (codec != NULL, FALSE);
+
+  return codec->premultiply;
+}
+
+/* The kernels' program variant: "" for float, else e.g. "u8+trc+premul". */
+const gchar *
+tl_codec_get_variant (const TlCodec *codec)
+{
+  g_return_val_if_fail (codec != NULL, NULL);
+
+  return codec->variant;
+}
+
+const gfloat *
+tl_codec_get_table (const TlCodec *codec,
+                    gsize         *n_floats)
+{
+  g_return_val_if_fail (codec != NULL, NULL);
+
+  if (n_floats)
+    *n_floats = codec->n_table;
+  return codec->table;
+}
+
+guint16
+tl_codec_half_from_float (gfloat value)
+{
+  guint32 bits, sign, magnitude;
+  gint    exponent;
+
+  memcpy (&bits, &value, sizeof (bits));
+  sign      = (bits >> 16) & 0x8000;
+  magnitude = bits & 0x7fffffff;
+
+  if (magnitude > 0x7f800000)                   /* NaN: keep it quiet */
+    return sign | 0x7e00;
+  if (magnitude >= 0x477ff000)                  /* rounds past 65504 */
+    return sign | 0x7c00;
+
+  exponent = (gint) (magnitude >> 23) - 127 + 15;
+  if (exponent <= 0)
+    {
+      /* Subnormal or zero: the value in units of 2^-24, rounded even. */
+      guint32 mantissa = (magnitude & 0x7fffff) | 0x800000;
+      guint   shift    = 14 - exponent;
+      guint32 half, rest, halfway;
+
+      if (magnitude < 0x33000000)               /* below 2^-25: zero */
+        return sign;
+      half    = mantissa >> shift;
+      rest    = mantissa & ((1u << shift) - 1);
+      halfway = 1u << (shift - 1);
+      if (rest > halfway || (rest == halfway && (half & 1)))
+        half++;
+      return sign | half;
+    }
+  else
+    {
+      guint32 half = ((guint32) exponent << 10) | ((magnitude >> 13) & 0x3ff);
+      guint32 rest = magnitude & 0x1fff;
+
+      /* A carry out of the mantissa steps the exponent, as it should. */
+      if (rest > 0x1000 || (rest == 0x1000 && (half & 1)))
+        half++;
+      return sign | half;
+    }
+}
+
+gfloat
+tl_codec_half_to_float (guint16 half)
+{
+  guint32 sign     = (guint32) (half & 0x8000) << 16;
+  guint32 exponent = (half >> 10) & 0x1f;
+  guint32 mantissa = half & 0x3ff;
+  guint32 bits;
+  gfloat  value;
+
+  if (exponent == 0x1f)
+    bits = sign | 0x7f800000 | (mantissa << 13);
+  else if (exponent != 0)
+    bits = sign | ((exponent + 127 - 15) << 23) | (mantissa << 13);
+  else if (mantissa == 0)
+    bits = sign;
+  else
+    {
+      value = ldexpf ((gfloat) mantissa, -24);
+      return sign ? -value : value;
+    }
+
+  memcpy (&value, &bits, sizeof (value));
+  return value;
+}
+
+static inline gfloat
+tl_codec_alpha_or_floor (gfloat alpha)
+{
+  return alpha < TL_CODEC_ALPHA_FLOOR ? TL_CODEC_ALPHA_FLOOR : alpha;
+}
+
+static inline guint
+tl_codec_round (gfloat x,
+                guint  max)
+{
+  return (guint) floorf (fminf (fmaxf (x, 0.0f), 1.0f) * (gfloat) max + 0.5f);
+}
+
+/* The code whose interval of working values holds X (see the top). */
+static inline guint
+tl_codec_search (const TlCodec *codec,
+                 gfloat         x)
+{
+  const gfloat *thresholds = codec->table + codec->max_code + 1;
+  const gfloat *bins       = thresholds + codec->max_code + 1;
+  gint          bin;
+  guint         lo, hi;
+
+  x   = fminf (fmaxf (x, 0.0f), 1.0f);
+  bin = MIN ((gint) (x * (gfloat) codec->n_bins), (gint) codec->n_bins - 1);
+  lo  = (guint) bins[bin];
+  hi  = (guint) bins[bin + 1];
+  while (lo < hi)
+    {
+      guint mid = (lo + hi + 1) >> 1;
+
+      if (thresholds[mid] <= x)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+  return lo;
+}
+
+void
+tl_codec_decode (const TlCodec *codec,
+                 gconstpointer  stored,
+                 gfloat        *working,
+                 gsize          n_pixels)
+{
+  gsize i;
+  guint c;
+
+  g_return_if_fail (codec != NULL && stored != NULL && working != NULL);
+
+  if (codec->storage == TL_STORAGE_FLOAT)
+    {
+      memcpy (working, stored, n_pixels * 4 * sizeof (gfloat));
+      return;
+    }
+
+  for (i = 0; i < n_pixels; i++)
+    {
+      gfloat *v = working + i * 4;
+
+      for (c = 0; c < 4; c++)
+        {
+          guint code;
+
+          if (codec->storage == TL_STORAGE_HALF)
+            {
+              v[c] = tl_codec_half_to_float (((const guint16 *) stored)[i * 4 + c]);
+              continue;
+            }
+
+          code = codec->storage == TL_STORAGE_U8 ?
+                 ((const guint8 *) stored)[i * 4 + c] :
+                 ((const guint16 *) stored)[i * 4 + c];
+          if (c < 3 && codec->convert_trc)
+            v[c] = codec->table[code];
+          else
+            v[c] = (gfloat) code * (codec->storage == TL_STORAGE_U8 ?
+                                    TL_CODEC_SCALE_U8 : TL_CODEC_SCALE_U16);
+        }
+
+      if (codec->premultiply)
+        {
+          gfloat alpha = tl_codec_alpha_or_floor (v[3]);
+
+          v[0] *= alpha;
+          v[1] *= alpha;
+          v[2] *= alpha;
+        }
+    }
+}
+
+void
+tl_codec_encode (const TlCodec *codec,
+                 const gfloat  *working,
+                 gpointer       stored,
+                 gsize          n_pixels)
+{
+  gsize i;
+  guint c;
+
+  g_return_if_fail (codec != NULL && working != NULL && stored != NULL);
+
+  if (codec->storage == TL_STORAGE_FLOAT)
+    {
+      memcpy (stored, working, n_pixels * 4 * sizeof (gfloat));
+      return;
+    }
+
+  for (i = 0; i < n_pixels; i++)
+    {
+      gfloat v[4];
+
+      memcpy (v, working + i * 4, sizeof (v));
+      if (codec->premultiply)
+        {
+          gfloat alpha = tl_codec_alpha_or_floor (v[3]);
+
+          v[0] /= alpha;
+          v[1] /= alpha;
+          v[2] /= alpha;
+        }
+
+      for (c = 0; c < 4; c++)
+        {
+          guint code;
+
+          if (codec->storage == TL_STORAGE_HALF)
+            {
+              ((guint16 *) stored)[i * 4 + c] = tl_codec_half_from_float (v[c]);
+              continue;
+            }
+
+          if (c < 3 && codec->convert_trc)
+            code = tl_codec_search (codec, v[c]);
+          else
+            code = tl_codec_round (v[c], codec->max_code);
+
+          if (codec->storage == TL_STORAGE_U8)
+            ((guint8 *) stored)[i * 4 + c] = code;
+          else
+            ((guint16 *) stored)[i * 4 + c] = code;
+        }
+    }
+}

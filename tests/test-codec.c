@@ -1,0 +1,291 @@
+/* ThreadLens tests: pixel storage.  Each layer format travels in the
+ * narrowest storage that loses nothing, round-trips through the codec and
+ * through the kernels unchanged, and a 16-bit gradient keeps all of its
+ * levels.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <gegl.h>
+
+#include "tl-cl.h"
+#include "tl-codec.h"
+#include "tl-filter.h"
+#include "tl-image.h"
+#include "tl-run.h"
+
+#define SIDE 256            /* 65536 pixels: every 16-bit level once */
+
+static TlContext *context;
+
+typedef struct
+{
+  const gchar *layer;        /* the layer's babl format */
+  const gchar *working;      /* a filter's working format */
+  const gchar *storage;      /* what must travel */
+  gsize        pixel_size;
+  gboolean     trc;          /* decoded through the table */
+} FormatCase;
+
+static const FormatCase format_cases[] =
+{
+  { "R'G'B'A u8",  "R'G'B'A float", "u8",    4,  FALSE },
+  { "R'G'B' u8",   "RGBA float",    "u8",    4,  TRUE },
+  { "Y'A u8",      "RaGaBaA float", "u8",    4,  TRUE },
+  { "Y u8",        "RGBA float",    "u8",    4,  FALSE },
+  { "RGBA u16",    "RaGaBaA float", "u16",   8,  FALSE },
+  { "R'G'B'A u16", "RGBA float",    "u16",   8,  TRUE },
+  { "Y' u16",      "R'G'B'A float", "u16",   8,  FALSE },
+  { "R~G~B~A u16", "RGBA float",    "u16",   8,  TRUE },
+  { "RGBA half",   "RaGaBaA float", "half",  8,  FALSE },
+  { "YA half",     "RGBA float",    "half",  8,  FALSE },
+  /* Half across TRCs would round twice: float instead. */
+  { "R'G'B'A half", "RGBA float",   "float", 16, FALSE },
+  { "RGBA float",  "R'G'B'A float", "float", 16, FALSE },
+  { "Y' float",    "RGBA float",    "float", 16, FALSE },
+  { "RGBA u32",    "RGBA float",    "float", 16, FALSE },
+  { "RGBA double", "RGBA float",    "float", 16, FALSE },
+};
+
+/* A SIDE x SIDE layer of FORMAT holding a gradient through every 16-bit
+ * level (fewer for 8-bit formats, each repeated), alpha opaque.
+ */
+static GeglBuffer *
+make_gradient (const Babl *format)
+{
+  GeglRectangle      extent = { 0, 0, SIDE, SIDE };
+  GeglBuffer        *buffer = gegl_buffer_new (&extent, format);
+  g_autofree guint16 *rgba  = g_new (guint16, SIDE * SIDE * 4);
+  guint              i;
+
+  for (i = 0; i < SIDE * SIDE; i++)
+    {
+      rgba[i * 4 + 0] = i;
+      rgba[i * 4 + 1] = 65535 - i;
+      rgba[i * 4 + 2] = (i * 7919) & 0xffff;
+      rgba[i * 4 + 3] = 65535;
+    }
+  gegl_buffer_set (buffer, &extent, 0,
+                   babl_format_with_space ("R'G'B'A u16", format), rgba,
+                   GEGL_AUTO_ROWSTRIDE);
+  return buffer;
+}
+
+static guint
+count_levels (const TlCodec *codec,
+              gconstpointer  stored)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
+  guint                 i;
+
+  for (i = 0; i < SIDE * SIDE; i++)
+    {
+      guint32 key;
+
+      switch (tl_codec_get_storage (codec))
+        {
+        case TL_STORAGE_U8:
+          key = ((const guint8 *) stored)[i * 4];
+          break;
+        case TL_STORAGE_U16:
+        case TL_STORAGE_HALF:
+          key = ((const guint16 *) stored)[i * 4];
+          break;
+        default:
+          memcpy (&key, (const gfloat *) stored + i * 4, sizeof (key));
+          break;
+        }
+      g_hash_table_add (seen, GUINT_TO_POINTER (key + 1));
+    }
+  return g_hash_table_size (seen);
+}
+
+/* Storage chosen, CPU round trip, kernel round trip, levels kept. */
+static void
+test_format (gconstpointer data)
+{
+  const FormatCase   *c      = data;
+  const Babl         *layer  = babl_format (c->layer);
+  const TlFilter     *matrix = tl_filter_lookup ("color-matrix", NULL);
+  g_autoptr(GError)   error  = NULL;
+  g_autoptr(TlCodec)  codec  = tl_codec_new (layer, c->working, &error);
+  g_autoptr(GeglBuffer) buffer = NULL;
+  g_autofree gpointer stored = NULL, back = NULL, device = NULL;
+  g_autofree gfloat  *working = NULL;
+  g_autofree TlValue *values = tl_filter_default_values (matrix);
+  GeglRectangle       extent = { 0, 0, SIDE, SIDE };
+  TlFilter            identity = *matrix;
+  TlChoice            choice;
+  TlPixels            pixels;
+  gsize               bytes;
+  guint               levels, expected;
+
+  g_assert_no_error (error);
+  g_assert_cmpstr (tl_codec_storage_name (tl_codec_get_storage (codec)), ==,
+                   c->storage);
+  g_assert_cmpuint (tl_codec_get_pixel_size (codec), ==, c->pixel_size);
+  g_assert_cmpint (tl_codec_converts_trc (codec), ==, c->trc);
+
+  buffer = make_gradient (layer);
+  bytes  = (gsize) SIDE * SIDE * tl_codec_get_pixel_size (codec);
+  stored = g_malloc (bytes);
+  back   = g_malloc (bytes);
+  device = g_malloc (bytes);
+  gegl_buffer_get (buffer, &extent, 1.0, tl_codec_get_format (codec), stored,
+                   GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
+
+  /* Decoding and encoding on the CPU gives the layer back, bit for bit. */
+  working = g_new (gfloat, SIDE * SIDE * 4);
+  tl_codec_decode (codec, stored, working, SIDE * SIDE);
+  tl_codec_encode (codec, working, back, SIDE * SIDE);
+  g_assert_cmpmem (back, bytes, stored, bytes);
+
+  /* So does the device: an identity colour matrix in the working format
+   * (the filter's own is linear RGBA; the case picks another).
+   */
+  identity.format = c->working;
+  tl_codec_free (g_steal_pointer (&codec));
+  codec = tl_codec_new (layer, identity.format, &error);
+  g_assert_no_error (error);
+  tl_choice_init (&choice);
+  pixels.width  = SIDE;
+  pixels.height = SIDE;
+  pixels.codec  = codec;
+  pixels.in     = stored;
+  pixels.out    = device;
+  g_assert_true (tl_run_filter (context, &identity, values, &choice, &pixels,
+                                NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpmem (device, bytes, stored, bytes);
+
+  /* Every level of the gradient the layer can hold is still there: a
+   * 16-bit layer is not quantised to 8 bits on the way.
+   */
+  levels   = count_levels (codec, device);
+  expected = g_str_has_suffix (c->layer, "u8") ? 256 : 65536;
+  if (g_str_has_suffix (c->layer, "half"))
+    expected = count_levels (codec, stored);
+  g_test_message ("%s under %s: %s storage, %zu bytes a pixel, %u levels",
+                  c->layer, c->working, c->storage,
+                  tl_codec_get_pixel_size (codec), levels);
+  g_assert_cmpuint (levels, >=, MIN (expected, count_levels (codec, stored)));
+  g_assert_cmpuint (levels, >, 256 * (expected > 256));
+}
+
+/* Every half value converts both ways as vstore_half_rte and vload_half
+ * do; and rounding agrees with the compiler's own _Float16.
+ */
+static void
+test_half (void)
+{
+  guint32 h;
+  guint   i;
+
+  for (h = 0; h < 0x10000; h++)
+    {
+      gfloat f = tl_codec_half_to_float (h);
+
+      if (isnan (f))
+        continue;
+      g_assert_cmpuint (tl_codec_half_from_float (f), ==, h);
+    }
+
+  g_assert_cmpuint (tl_codec_half_from_float (65504.0f), ==, 0x7bff);
+  g_assert_cmpuint (tl_codec_half_from_float (65520.0f), ==, 0x7c00);
+  g_assert_cmpuint (tl_codec_half_from_float (-1e9f), ==, 0xfc00);
+  g_assert_cmpuint (tl_codec_half_from_float (ldexpf (1.0f, -25)), ==, 0);
+  g_assert_cmpuint (tl_codec_half_from_float (ldexpf (1.5f, -25)), ==, 1);
+  g_assert_true (isnan (tl_codec_half_to_float (tl_codec_half_from_float (NAN))));
+
+#ifdef __FLT16_MAX__
+  for (i = 0; i < 1000000; i++)
+    {
+      guint32  bits = g_random_int ();
+      gfloat   f;
+      _Float16 theirs;
+      guint16  code, their_code;
+
+      memcpy (&f, &bits, sizeof (f));
+      if (isnan (f))
+        continue;
+      theirs = (_Float16) f;
+      code   = tl_codec_half_from_float (f);
+      memcpy (&their_code, &theirs, sizeof (their_code));
+      if (code != their_code)
+        g_error ("%a: ours %04x, the compiler's %04x", f, code, their_code);
+    }
+#else
+  (void) i;
+  g_test_message ("this compiler has no _Float16 to compare rounding with");
+#endif
+}
+
+/* Premultiplication keeps a transparent pixel's colour, as babl does, and
+ * partly transparent pixels come back within a code.
+ */
+static void
+test_premultiplied (void)
+{
+  g_autoptr(TlCodec) codec = tl_codec_new (babl_format ("R'G'B'A u8"),
+                                           "RaGaBaA float", NULL);
+  guint8             in[4 * 256], out[4 * 256];
+  gfloat             working[4 * 256];
+  guint              i, c;
+
+  for (i = 0; i < 256; i++)
+    {
+      in[i * 4 + 0] = 200;
+      in[i * 4 + 1] = i;
+      in[i * 4 + 2] = 255 - i;
+      in[i * 4 + 3] = i;
+    }
+  tl_codec_decode (codec, in, working, 256);
+  g_assert_cmpfloat (working[3], ==, 0.0f);
+  g_assert_cmpfloat (working[0], >, 0.0f);
+  tl_codec_encode (codec, working, out, 256);
+  for (i = 0; i < 256; i++)
+    for (c = 0; c < 4; c++)
+      g_assert_cmpint (ABS (out[i * 4 + c] - in[i * 4 + c]), <=, 1);
+  g_assert_cmpmem (out, 4, in, 4);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree gchar *cache = g_dir_make_tmp ("threadlens-codec-XXXXXX", NULL);
+  guint             i;
+  int               status;
+
+  g_test_init (&argc, &argv, NULL);
+  g_setenv ("THREADLENS_CACHE_DIR", cache, TRUE);
+
+  if (! tl_image_init_gegl (&error))
+    g_error ("GEGL: %s", error->message);
+  context = tl_context_new (NULL, &error);
+  if (context == NULL)
+    g_error ("OpenCL is required for these tests (CI has PoCL): %s",
+             error->message);
+
+  for (i = 0; i < G_N_ELEMENTS (format_cases); i++)
+    {
+      g_autofree gchar *name = g_strdup_printf ("%u/%s under %s", i,
+                                                format_cases[i].layer,
+                                                format_cases[i].working);
+      g_autofree gchar *path = g_strconcat ("/codec/format/",
+                                            g_strdelimit (name, " ", '-'), NULL);
+
+      g_test_add_data_func (path, &format_cases[i], test_format);
+    }
+  g_test_add_func ("/codec/half", test_half);
+  g_test_add_func ("/codec/premultiplied", test_premultiplied);
+
+  status = g_test_run ();
+  tl_context_free (context);
+  return status;
+}
