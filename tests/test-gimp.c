@@ -75,6 +75,7 @@ typedef struct
   const gchar *error;        /* EXPECT_UNCHANGED: text of GIMP's error */
   const gchar *cli[6];       /* EXPECT_SAME_AS_CLI: apply's options; or
                               * EXPECT_SAME_AS_CHECK: cli[0] the check */
+  gboolean     sixteen_bit;  /* compared to 16-bit precision, levels kept */
 } GimpCheck;
 
 static const GimpCheck checks[] =
@@ -115,6 +116,11 @@ static const GimpCheck checks[] =
     { "--set=std-dev=2", "--set=scale=1" } },
   { "invert-gray16", "chessboard_GRAY_U16.tif", NULL, "invert",
     "RUN-NONINTERACTIVE", "", NULL, EXPECT_SAME_AS_CLI, NULL, { NULL } },
+  /* Every 16-bit level once: the layer travels as u16, not as 8 bits. */
+  { "invert-gradient16", "gradient-16bit.png", NULL, "invert",
+    "RUN-NONINTERACTIVE", "", NULL, EXPECT_SAME_AS_CLI, NULL, { NULL }, TRUE },
+  { "matrix-gradient16", "gradient-16bit.png", NULL, "color-matrix",
+    "RUN-NONINTERACTIVE", "", NULL, EXPECT_SAME_AS_CLI, NULL, { NULL }, TRUE },
   /* A 32-bit float linear layer: converted in and out by GEGL. */
   { "invert-float32", "coffee.png",
     "(gimp-image-convert-precision img PRECISION-FLOAT-LINEAR)", "invert",
@@ -549,6 +555,21 @@ test_check (gconstpointer data)
         {
           assert_same_pixels (out, in, UNCHANGED_TOLERANCE);
         }
+    }
+  else if (check->expect == EXPECT_SAME_AS_CLI && check->sixteen_bit)
+    {
+      g_autofree gchar  *expected = cli_apply (check, check->filter, check->cli);
+      g_autofree gfloat *pixels   = NULL;
+      g_autoptr(GHashTable) levels = g_hash_table_new (NULL, NULL);
+      guint              w, h, i;
+
+      assert_same_pixels (out, expected, 1.0 / 65535.0 + 1e-7);
+      pixels = load (out, &w, &h);
+      for (i = 0; i < w * h; i++)
+        g_hash_table_add (levels, GUINT_TO_POINTER ((guint) (pixels[i * 4] * 65535.0f + 0.5f) + 1));
+      g_test_message ("check %s: %u levels of red", check->name,
+                      g_hash_table_size (levels));
+      g_assert_cmpuint (g_hash_table_size (levels), >, 60000);
     }
   else if (check->expect == EXPECT_SAME_AS_CLI)
     {
