@@ -509,14 +509,30 @@ static gint
 cli_bench (gint    argc,
            gchar **argv)
 {
-  static gint   runs  = 9;
-  static gdouble scale = 1.0;
+  static gint      runs     = 9;
+  static gchar    *size     = NULL;
+  static gchar    *storage  = NULL;
+  static gchar    *heatmap  = NULL;
+  static gboolean  sweep    = FALSE;
+  static gboolean  tune     = FALSE;
+  static gboolean  markdown = FALSE;
   static GOptionEntry entries[] =
   {
     { "runs", 0, 0, G_OPTION_ARG_INT, &runs, N_("Timed runs per case (default 9)"), "N" },
-    { "scale", 0, 0, G_OPTION_ARG_DOUBLE, &scale,
-      N_("Scale the photo by this factor first (e.g. 8: 512x512 -> 4096x4096)"),
-      "FACTOR" },
+    { "size", 0, 0, G_OPTION_ARG_STRING, &size,
+      N_("Scale the photo to cover WxH pixels first (default: its own size)"),
+      "WxH" },
+    { "storage", 0, 0, G_OPTION_ARG_STRING, &storage,
+      N_("How the pixels travel: u8, u16, half or float (default float)"),
+      "TYPE" },
+    { "sweep", 0, 0, G_OPTION_ARG_NONE, &sweep,
+      N_("Time every shape x mode x swizzle x pixels per item"), NULL },
+    { "tune", 0, 0, G_OPTION_ARG_NONE, &tune,
+      N_("Run the bounded search for --shape auto and keep its result"), NULL },
+    { "heatmap", 0, 0, G_OPTION_ARG_FILENAME, &heatmap,
+      N_("Draw the shape sweep as a heat map (needs --sweep)"), "FILE.png" },
+    { "markdown", 0, 0, G_OPTION_ARG_NONE, &markdown,
+      N_("Print one row of the README's performance table"), NULL },
     { NULL }
   };
   GOptionContext    *options = cli_options_new (N_("FILTER IN - time a filter's dispatch choices"));
@@ -525,7 +541,8 @@ cli_bench (gint    argc,
   g_autoptr(TlImage) image   = NULL;
   g_autofree TlValue *values = NULL;
   const TlFilter    *filter;
-  TlChoice           choice;
+  TlChoice           choice, wanted;
+  TlBenchOptions     bench;
 
   g_option_context_add_main_entries (options, entries, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (options, cli_filter_entries, GETTEXT_PACKAGE);
@@ -536,8 +553,8 @@ cli_bench (gint    argc,
     return cli_usage (options, _("bench needs FILTER IN"));
   if (runs < 3)
     return cli_usage (options, _("--runs must be at least 3 for a median"));
-  if (! (scale > 0.0 && scale <= 64.0))
-    return cli_usage (options, _("--scale must be in (0, 64]"));
+  if (heatmap && ! sweep)
+    return cli_usage (options, _("--heatmap needs --sweep"));
   g_option_context_free (options);
 
   filter = cli_read_filter (argv[1], &values, &error);
@@ -550,12 +567,34 @@ cli_bench (gint    argc,
   if (image == NULL)
     return cli_fail (g_steal_pointer (&error));
 
+  memset (&bench, 0, sizeof (bench));
+  bench.width  = tl_image_get_width (image);
+  bench.height = tl_image_get_height (image);
+  if (size)
+    {
+      /* The shape parser reads WxH and names the problem. */
+      if (! tl_shape_from_string (size, &wanted, &error) ||
+          wanted.shape_kind != TL_SHAPE_CUSTOM)
+        return cli_fail (error ? g_steal_pointer (&error) :
+                         g_error_new (TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                                      _("bad size '%s' (expected WxH)"), size));
+      bench.width  = wanted.shape[0];
+      bench.height = wanted.shape[1];
+    }
+  bench.user_choice = (cli_dispatch.shape || cli_dispatch.mode ||
+                       cli_dispatch.swizzle || cli_dispatch.pixels_per_item) ?
+                      &choice : NULL;
+  bench.storage = storage ? storage : "float";
+  bench.runs    = runs;
+  bench.sweep   = sweep;
+  bench.tune    = tune;
+  bench.heatmap = heatmap;
+  bench.output  = cli_dispatch.json ? TL_BENCH_JSON_LINES :
+                  markdown ? TL_BENCH_MARKDOWN : TL_BENCH_TABLE;
+
   context = tl_context_new (cli_dispatch.device, &error);
   if (context == NULL ||
-      ! tl_bench_run (context, filter, values, &choice,
-                      cli_dispatch.shape || cli_dispatch.mode ||
-                      cli_dispatch.swizzle || cli_dispatch.pixels_per_item,
-                      image, scale, runs, cli_dispatch.json, &error))
+      ! tl_bench_run (context, filter, values, image, &bench, &error))
     return cli_fail (g_steal_pointer (&error));
 
   return EXIT_SUCCESS;

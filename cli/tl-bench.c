@@ -1,10 +1,10 @@
 /* ThreadLens: benchmarks of dispatch choices against baselines.
  *
  * Every case is timed from OpenCL events (kernel time only, transfers
- * apart), RUNS times after one warm-up; the median is reported, as a ratio
- * to two baselines measured in the same process: the device's own copy
- * bandwidth (clEnqueueCopyBuffer of the image) and the driver's own choice
- * of local size.
+ * apart): one warm-up, then the median of RUNS.  Each is reported against
+ * two baselines measured in the same process: the device's copy bandwidth
+ * (clEnqueueCopyBuffer of the image in its storage) and the driver's own
+ * choice of local size.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gegl.h>
 #include <glib/gi18n-lib.h>
 #include <json-glib/json-glib.h>
 
@@ -21,12 +22,29 @@
 #include "tl-error.h"
 #include "tl-report.h"
 #include "tl-run.h"
+#include "tl-tune.h"
 
 typedef struct
 {
-  const gchar *label;
-  TlChoice     choice;
+  TlChoice choice;
+  TlPlan   plan;
+  gdouble  median_ms;
+  gdouble  min_ms;
+  gboolean failed;          /* over a limit of this kernel: not timed */
 } TlBenchCase;
+
+typedef struct
+{
+  TlContext            *context;
+  const TlFilter       *filter;
+  const TlValue        *values;
+  const TlBenchOptions *options;
+  TlPixels              pixels;
+  gsize                 bytes_moved;
+  gdouble               copy_ms;
+  gdouble               copy_gbps;
+  gdouble               driver_ms;
+} TlBench;
 
 /* TEXT padded with spaces to WIDTH terminal columns, on the right (or
  * the left, RIGHT_ALIGN): translated text may hold Chinese or Japanese,
@@ -66,14 +84,6 @@ tl_bench_compare (gconstpointer a,
   gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
 
   return (x > y) - (x < y);
-}
-
-static gdouble
-tl_bench_median (gdouble *samples,
-                 guint    n)
-{
-  qsort (samples, n, sizeof (gdouble), tl_bench_compare);
-  return n % 2 ? samples[n / 2] : 0.5 * (samples[n / 2 - 1] + samples[n / 2]);
 }
 
 /* Median time of copying SIZE bytes device to device. */
@@ -134,199 +144,524 @@ tl_bench_copy_ms (TlContext *context,
       return FALSE;
     }
 
-  *median = tl_bench_median (samples, runs);
+  qsort (samples, runs, sizeof (gdouble), tl_bench_compare);
+  *median = runs % 2 ? samples[runs / 2] :
+                       0.5 * (samples[runs / 2 - 1] + samples[runs / 2]);
   return TRUE;
+}
+
+/* What the filter must read and write at the least: the image in and
+ * out, and for the separable blurs the float scratch image between their
+ * passes (unsharp-mask reads the input twice).
+ */
+static gsize
+tl_bench_bytes_moved (const TlFilter *filter,
+                      gsize           pixels,
+                      gsize           pixel_size)
+{
+  gsize bytes = 2 * pixels * pixel_size;
+
+  if (g_str_equal (filter->kernels[0], "tl_convolve_h"))
+    bytes += 2 * pixels * 4 * sizeof (gfloat);
+  if (filter->kernels[1] && g_str_equal (filter->kernels[1], "tl_unsharp_v"))
+    bytes += pixels * pixel_size;
+  return bytes;
+}
+
+static gchar *
+tl_bench_shape_text (const TlBenchCase *c)
+{
+  if (c->choice.shape_kind == TL_SHAPE_DRIVER)
+    return g_strdup ("driver");
+  return g_strdup_printf ("%ux%u", c->plan.local[0], c->plan.local[1]);
 }
 
 static gboolean
-tl_bench_case_ms (TlContext      *context,
-                  const TlFilter *filter,
-                  const TlValue  *values,
-                  const TlChoice *choice,
-                  const TlPixels *pixels,
-                  guint           runs,
-                  TlPlan         *plan,
-                  gdouble        *median,
-                  GError        **error)
+tl_bench_time (TlBench     *bench,
+               TlBenchCase *c,
+               GError     **error)
 {
-  g_autofree gdouble *samples = g_new (gdouble, runs + 1);
+  g_autoptr(GError) local = NULL;
 
-  /* Sample 0 warms up (first launch of this local size), and is dropped. */
-  if (! tl_run_filter_repeated (context, filter, values, choice, pixels,
-                                runs + 1, samples, plan, error))
-    return FALSE;
+  if (tl_tune_measure (bench->context, bench->filter, bench->values,
+                       &c->choice, &bench->pixels, bench->options->runs,
+                       &c->median_ms, &c->min_ms, &c->plan, &local))
+    return TRUE;
 
-  *median = tl_bench_median (samples + 1, runs);
-  return TRUE;
+  /* A sweep meets shapes over this kernel's limits: skipped, said. */
+  if (bench->options->sweep &&
+      (g_error_matches (local, TL_ERROR, TL_ERROR_LIMIT) ||
+       g_error_matches (local, TL_ERROR, TL_ERROR_INVALID_ARGUMENT)))
+    {
+      c->failed = TRUE;
+      return TRUE;
+    }
+  g_propagate_error (error, g_steal_pointer (&local));
+  return FALSE;
 }
 
-gboolean
-tl_bench_run (TlContext      *context,
-              const TlFilter *filter,
-              const TlValue  *values,
-              const TlChoice *user_choice,
-              gboolean        user_chose,
-              TlImage        *image,
-              gdouble         scale,
-              guint           runs,
-              gboolean        json,
-              GError        **error)
+static void
+tl_bench_print_json (TlBench           *bench,
+                     const TlBenchCase *c,
+                     const gchar       *label)
 {
-  GArray            *cases = g_array_new (FALSE, TRUE, sizeof (TlBenchCase));
-  g_autofree gfloat *source = NULL;
-  g_autofree gfloat *in = NULL;
-  g_autofree gfloat *out = NULL;
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  TlPixels           pixels;
-  TlBenchCase        bench_case;
-  guint              src_w, src_h, i;
-  gdouble            copy_ms = 0.0, driver_ms = 0.0;
-  gsize              bytes;
-  gboolean           ok = FALSE;
-
-  /* Scale with GEGL's own resampler: large inputs stay real photos. */
-  src_w = tl_image_get_width (image);
-  src_h = tl_image_get_height (image);
-  pixels.width  = MAX (1, (guint) (src_w * scale));
-  pixels.height = MAX (1, (guint) (src_h * scale));
-  bytes = (gsize) pixels.width * pixels.height * 4 * sizeof (gfloat);
-  in  = g_malloc (bytes);
-  out = g_malloc (bytes);
-  {
-    GeglRectangle rect = { 0, 0, pixels.width, pixels.height };
-
-    gegl_buffer_get (tl_image_get_buffer (image), &rect, scale,
-                     babl_format (filter->format), in, GEGL_AUTO_ROWSTRIDE,
-                     GEGL_ABYSS_CLAMP);
-  }
-  pixels.codec = NULL;
-  pixels.in    = in;
-  pixels.out   = out;
-
-#define TL_BENCH_ADD(text, kind, m, n) G_STMT_START {                  \
-    memset (&bench_case, 0, sizeof (bench_case));                     \
-    tl_choice_init (&bench_case.choice);                              \
-    bench_case.label             = (text);                            \
-    bench_case.choice.shape_kind = (kind);                            \
-    bench_case.choice.mode       = (m);                               \
-    bench_case.choice.swizzle    = (n);                               \
-    bench_case.choice.pixels_per_item = filter->default_pixels_per_item; \
-    g_array_append_val (cases, bench_case);                           \
-  } G_STMT_END
-
-  /* The labels are the JSON's "case" values; the table translates them. */
-  TL_BENCH_ADD (N_("driver's local size"), TL_SHAPE_DRIVER, TL_MODE_UNIFORM, 0);
-  TL_BENCH_ADD (N_("seed rule, uniform"), TL_SHAPE_SEED, TL_MODE_UNIFORM, 0);
-  TL_BENCH_ADD (N_("seed rule, non-uniform"), TL_SHAPE_SEED, TL_MODE_NON_UNIFORM, 0);
-  TL_BENCH_ADD (N_("seed rule, emulated"), TL_SHAPE_SEED, TL_MODE_EMULATED, 0);
-  TL_BENCH_ADD (N_("seed rule, uniform, swizzle 8"), TL_SHAPE_SEED, TL_MODE_UNIFORM, 8);
-  TL_BENCH_ADD (N_("seed rule, uniform, swizzle 16"), TL_SHAPE_SEED, TL_MODE_UNIFORM, 16);
-  if (user_chose)
-    {
-      bench_case.label  = N_("your choice");
-      bench_case.choice = *user_choice;
-      if (bench_case.choice.pixels_per_item == 0)
-        bench_case.choice.pixels_per_item = filter->default_pixels_per_item;
-      g_array_append_val (cases, bench_case);
-    }
-#undef TL_BENCH_ADD
-
-  if (! tl_bench_copy_ms (context, bytes, runs, &copy_ms, error))
-    goto out;
+  g_autofree gchar      *shape   = tl_bench_shape_text (c);
+  g_autofree gchar      *text    = NULL;
+  JsonNode              *root;
+  gdouble                gbps    = bench->bytes_moved / (c->median_ms * 1e6);
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "filter");
-  json_builder_add_string_value (builder, filter->name);
+  json_builder_add_string_value (builder, bench->filter->name);
   json_builder_set_member_name (builder, "device");
-  json_builder_add_string_value (builder, tl_context_get_device (context)->name);
+  json_builder_add_string_value (builder, tl_context_get_device (bench->context)->name);
   json_builder_set_member_name (builder, "size");
   json_builder_begin_array (builder);
-  json_builder_add_int_value (builder, pixels.width);
-  json_builder_add_int_value (builder, pixels.height);
+  json_builder_add_int_value (builder, bench->pixels.width);
+  json_builder_add_int_value (builder, bench->pixels.height);
   json_builder_end_array (builder);
+  json_builder_set_member_name (builder, "storage");
+  json_builder_add_string_value (builder, bench->options->storage);
+  json_builder_set_member_name (builder, "case");
+  json_builder_add_string_value (builder, label);
+  json_builder_set_member_name (builder, "shape");
+  json_builder_add_string_value (builder, shape);
+  json_builder_set_member_name (builder, "mode");
+  json_builder_add_string_value (builder, tl_mode_to_string (c->choice.mode));
+  json_builder_set_member_name (builder, "swizzle");
+  json_builder_add_int_value (builder, c->plan.swizzle);
+  json_builder_set_member_name (builder, "pixels_per_item");
+  json_builder_add_int_value (builder, c->plan.pixels_per_item);
+  json_builder_set_member_name (builder, "launches");
+  json_builder_add_int_value (builder, c->plan.n_launches);
+  json_builder_set_member_name (builder, "median_ms");
+  json_builder_add_double_value (builder, c->median_ms);
+  json_builder_set_member_name (builder, "min_ms");
+  json_builder_add_double_value (builder, c->min_ms);
   json_builder_set_member_name (builder, "runs");
-  json_builder_add_int_value (builder, runs);
-  json_builder_set_member_name (builder, "copy_ms");
-  json_builder_add_double_value (builder, copy_ms);
-  json_builder_set_member_name (builder, "copy_gb_per_s");
-  json_builder_add_double_value (builder, 2.0 * bytes / (copy_ms * 1e6));
-  json_builder_set_member_name (builder, "cases");
-  json_builder_begin_array (builder);
+  json_builder_add_int_value (builder, bench->options->runs);
+  json_builder_set_member_name (builder, "bytes_moved");
+  json_builder_add_int_value (builder, bench->bytes_moved);
+  json_builder_set_member_name (builder, "gbps");
+  json_builder_add_double_value (builder, gbps);
+  json_builder_set_member_name (builder, "copy_gbps");
+  json_builder_add_double_value (builder, bench->copy_gbps);
+  json_builder_set_member_name (builder, "ratio_to_copy");
+  json_builder_add_double_value (builder, gbps / bench->copy_gbps);
+  json_builder_set_member_name (builder, "ratio_to_driver");
+  json_builder_add_double_value (builder, c->median_ms / bench->driver_ms);
+  json_builder_end_object (builder);
 
-  if (! json)
+  root = json_builder_get_root (builder);
+  text = json_to_string (root, FALSE);
+  g_print ("%s\n", text);
+  json_node_unref (root);
+}
+
+static void
+tl_bench_print_row (TlBench           *bench,
+                    const TlBenchCase *c,
+                    const gchar       *label)
+{
+  g_autofree gchar *shape  = tl_bench_shape_text (c);
+  g_autofree gchar *padded = tl_bench_pad (label, 30, FALSE);
+  gdouble           gbps   = bench->bytes_moved / (c->median_ms * 1e6);
+
+  g_print ("%s %-9s %-11s %3u %2u %10.3f %8.1f %7.2f %7.2f\n", padded, shape,
+           tl_mode_to_string (c->choice.mode), c->plan.swizzle,
+           c->plan.pixels_per_item, c->median_ms, gbps,
+           gbps / bench->copy_gbps, c->median_ms / bench->driver_ms);
+}
+
+static void
+tl_bench_report (TlBench           *bench,
+                 const TlBenchCase *c,
+                 const gchar       *label)
+{
+  if (c->failed)
+    return;
+  if (bench->options->output == TL_BENCH_JSON_LINES)
+    tl_bench_print_json (bench, c, label);
+  else if (bench->options->output == TL_BENCH_TABLE)
+    tl_bench_print_row (bench, c, label);
+}
+
+/* A 3x5 pixel font for the heat map's axis numbers. */
+static const guint16 tl_bench_digits[10] =
+{
+  075557, 022222, 071747, 071717, 055711, 074717, 074757, 071111, 075757, 075717
+};
+
+static void
+tl_bench_draw_number (guint8 *rgba,
+                      guint   stride,
+                      guint   x,
+                      guint   y,
+                      guint   number,
+                      guint   zoom)
+{
+  g_autofree gchar *text = g_strdup_printf ("%u", number);
+  guint             i, row, col, dy, dx;
+
+  for (i = 0; text[i]; i++)
+    for (row = 0; row < 5; row++)
+      for (col = 0; col < 3; col++)
+        if (tl_bench_digits[text[i] - '0'] >> (3 * (4 - row) + (2 - col)) & 1)
+          for (dy = 0; dy < zoom; dy++)
+            for (dx = 0; dx < zoom; dx++)
+              {
+                guint8 *p = rgba + ((gsize) (y + row * zoom + dy) * stride +
+                                    x + (i * 4 + col) * zoom + dx) * 4;
+
+                p[0] = p[1] = p[2] = 230;
+                p[3] = 255;
+              }
+}
+
+/* The shape sweep under uniform mode, no swizzle, the filter's own k:
+ * rows are heights, columns widths, brightness the speed relative to the
+ * fastest shape (yellow fastest, dark blue at a quarter of its speed or
+ * less, grey not timed).  Widths are labelled along the top, heights down
+ * the left.
+ */
+static gboolean
+tl_bench_heatmap (TlBench     *bench,
+                  GArray      *cases,
+                  const gchar *path,
+                  GError     **error)
+{
+  const guint       cell = 40, zoom = 3, margin = 60;
+  guint             widths[16], heights[16], n_w = 0, n_h = 0;
+  guint             i, j, x, y, img_w, img_h;
+  gdouble           best = G_MAXDOUBLE;
+  g_autofree guint8 *rgba = NULL;
+  GeglRectangle     extent;
+  GeglBuffer       *buffer;
+  GeglNode         *graph, *source, *sink;
+
+  for (i = 0; i < cases->len; i++)
     {
-      /* TRANSLATORS: the benchmark table's headings: the case, its
-       * work-group size, its median time, and its time as a ratio to the
-       * driver's choice and to the copy baseline.
-       */
-      g_autofree gchar *head_case   = tl_bench_pad (_("case"), 34, FALSE);
-      g_autofree gchar *head_local  = tl_bench_pad (_("local"), 9, FALSE);
-      g_autofree gchar *head_median = tl_bench_pad (_("median ms"), 10, TRUE);
-      g_autofree gchar *head_driver = tl_bench_pad (_("/driver"), 9, TRUE);
-      g_autofree gchar *head_copy   = tl_bench_pad (_("/copy"), 9, TRUE);
+      TlBenchCase *c = &g_array_index (cases, TlBenchCase, i);
 
-      /* TRANSLATORS: FILTER on DEVICE, WIDTHxHEIGHT pixels, ... */
-      g_print (_("%s on %s, %ux%u pixels, median of %u runs\n"),
-               filter->name, tl_context_get_device (context)->name,
-               pixels.width, pixels.height, runs);
-      g_print (_("copy baseline: %.3f ms (%.1f GB/s read + write)\n\n"),
-               copy_ms, 2.0 * bytes / (copy_ms * 1e6));
-      g_print ("%s %s %s %s %s\n", head_case, head_local, head_median,
-               head_driver, head_copy);
+      if (c->failed || c->choice.shape_kind != TL_SHAPE_CUSTOM ||
+          c->choice.mode != TL_MODE_UNIFORM || c->choice.swizzle != 0 ||
+          c->choice.pixels_per_item != bench->filter->default_pixels_per_item)
+        continue;
+      for (j = 0; j < n_w && widths[j] != c->choice.shape[0]; j++);
+      if (j == n_w && n_w < G_N_ELEMENTS (widths))
+        widths[n_w++] = c->choice.shape[0];
+      for (j = 0; j < n_h && heights[j] != c->choice.shape[1]; j++);
+      if (j == n_h && n_h < G_N_ELEMENTS (heights))
+        heights[n_h++] = c->choice.shape[1];
+      best = MIN (best, c->median_ms);
+    }
+  if (n_w == 0)
+    {
+      g_set_error_literal (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                           _("--heatmap needs --sweep"));
+      return FALSE;
+    }
+  for (i = 0; i < n_w; i++)
+    for (j = i + 1; j < n_w; j++)
+      if (widths[j] < widths[i])
+        { guint t = widths[i]; widths[i] = widths[j]; widths[j] = t; }
+  for (i = 0; i < n_h; i++)
+    for (j = i + 1; j < n_h; j++)
+      if (heights[j] < heights[i])
+        { guint t = heights[i]; heights[i] = heights[j]; heights[j] = t; }
+
+  img_w = margin + n_w * cell;
+  img_h = margin + n_h * cell;
+  rgba  = g_malloc0 ((gsize) img_w * img_h * 4);
+  for (i = 0; i < (guint) img_w * img_h; i++)
+    {
+      rgba[i * 4 + 0] = rgba[i * 4 + 1] = rgba[i * 4 + 2] = 24;
+      rgba[i * 4 + 3] = 255;
     }
 
   for (i = 0; i < cases->len; i++)
     {
-      TlBenchCase     *c = &g_array_index (cases, TlBenchCase, i);
-      TlPlan           plan;
-      gdouble          ms;
-      g_autofree gchar *local = NULL;
+      TlBenchCase *c = &g_array_index (cases, TlBenchCase, i);
+      guint        col, row;
+      gdouble      t;
+      guint8       colour[3];
 
-      if (! tl_bench_case_ms (context, filter, values, &c->choice, &pixels,
-                              runs, &plan, &ms, error))
-        goto out;
-      if (i == 0)
-        driver_ms = ms;
-
-      local = plan.local[0] ? g_strdup_printf ("%ux%u", plan.local[0], plan.local[1])
-                            : g_strdup ("NULL");
-      if (json)
-        {
-          json_builder_begin_object (builder);
-          json_builder_set_member_name (builder, "case");
-          json_builder_add_string_value (builder, c->label);
-          json_builder_set_member_name (builder, "plan");
-          json_builder_add_value (builder, tl_report_plan_json (&plan, &(TlLimits) { 0 }));
-          json_builder_set_member_name (builder, "median_ms");
-          json_builder_add_double_value (builder, ms);
-          json_builder_set_member_name (builder, "ratio_to_driver");
-          json_builder_add_double_value (builder, ms / driver_ms);
-          json_builder_set_member_name (builder, "ratio_to_copy");
-          json_builder_add_double_value (builder, ms / copy_ms);
-          json_builder_end_object (builder);
-        }
-      else
-        {
-          g_autofree gchar *label = tl_bench_pad (_(c->label), 34, FALSE);
-
-          g_print ("%s %-9s %10.3f %9.2f %9.2f\n", label, local, ms,
-                   ms / driver_ms, ms / copy_ms);
-        }
+      if (c->failed || c->choice.shape_kind != TL_SHAPE_CUSTOM ||
+          c->choice.mode != TL_MODE_UNIFORM || c->choice.swizzle != 0 ||
+          c->choice.pixels_per_item != bench->filter->default_pixels_per_item)
+        continue;
+      for (col = 0; widths[col] != c->choice.shape[0]; col++);
+      for (row = 0; heights[row] != c->choice.shape[1]; row++);
+      /* 1 at the fastest, 0 at four times slower. */
+      t = CLAMP ((best / c->median_ms - 0.25) / 0.75, 0.0, 1.0);
+      colour[0] = 20 + t * 235;
+      colour[1] = 30 + t * 200;
+      colour[2] = 120 - t * 100;
+      for (y = 2; y < cell - 2; y++)
+        for (x = 2; x < cell - 2; x++)
+          memcpy (rgba + ((gsize) (margin + row * cell + y) * img_w +
+                          margin + col * cell + x) * 4, colour, 3);
     }
+  for (i = 0; i < n_w; i++)
+    tl_bench_draw_number (rgba, img_w, margin + i * cell + 4, margin - 20,
+                          widths[i], zoom);
+  for (i = 0; i < n_h; i++)
+    tl_bench_draw_number (rgba, img_w, 4, margin + i * cell + 12,
+                          heights[i], zoom);
 
-  json_builder_end_array (builder);
-  json_builder_end_object (builder);
-  if (json)
+  extent = (GeglRectangle) { 0, 0, img_w, img_h };
+  buffer = gegl_buffer_new (&extent, babl_format ("R'G'B'A u8"));
+  gegl_buffer_set (buffer, &extent, 0, babl_format ("R'G'B'A u8"), rgba,
+                   GEGL_AUTO_ROWSTRIDE);
+  graph  = gegl_node_new ();
+  source = gegl_node_new_child (graph, "operation", "gegl:buffer-source",
+                                "buffer", buffer, NULL);
+  sink   = gegl_node_new_child (graph, "operation", "gegl:png-save",
+                                "path", path, NULL);
+  gegl_node_link (source, sink);
+  gegl_node_process (sink);
+  g_object_unref (graph);
+  g_object_unref (buffer);
+
+  if (! g_file_test (path, G_FILE_TEST_IS_REGULAR))
     {
-      JsonNode         *root = json_builder_get_root (builder);
-      g_autofree gchar *text = tl_report_to_string (root);
-
-      g_print ("%s\n", text);
-      json_node_unref (root);
+      g_set_error (error, TL_ERROR, TL_ERROR_IO,
+                   _("cannot write the heat map to '%s'"), path);
+      return FALSE;
     }
-  ok = TRUE;
+  return TRUE;
+}
 
- out:
-  g_array_unref (cases);
-  return ok;
+/* The photo scaled to cover WIDTH x HEIGHT, in the storage asked for. */
+static gpointer
+tl_bench_pixels (TlImage      *image,
+                 const TlCodec *codec,
+                 guint         width,
+                 guint         height)
+{
+  GeglRectangle rect  = { 0, 0, width, height };
+  gdouble       scale = MAX ((gdouble) width / tl_image_get_width (image),
+                             (gdouble) height / tl_image_get_height (image));
+  gpointer      data  = g_malloc ((gsize) width * height *
+                                  tl_codec_get_pixel_size (codec));
+
+  gegl_buffer_get (tl_image_get_buffer (image), &rect, scale,
+                   tl_codec_get_format (codec), data, GEGL_AUTO_ROWSTRIDE,
+                   GEGL_ABYSS_CLAMP);
+  return data;
+}
+
+static void
+tl_bench_add (GArray         *cases,
+              TlShapeKind     kind,
+              guint           w,
+              guint           h,
+              TlMode          mode,
+              guint           swizzle,
+              guint           k)
+{
+  TlBenchCase c;
+
+  memset (&c, 0, sizeof (c));
+  tl_choice_init (&c.choice);
+  c.choice.shape_kind      = kind;
+  c.choice.shape[0]        = w;
+  c.choice.shape[1]        = h;
+  c.choice.mode            = mode;
+  c.choice.swizzle         = swizzle;
+  c.choice.pixels_per_item = k;
+  g_array_append_val (cases, c);
+}
+
+gboolean
+tl_bench_run (TlContext            *context,
+              const TlFilter       *filter,
+              const TlValue        *values,
+              TlImage              *image,
+              const TlBenchOptions *options,
+              GError              **error)
+{
+  g_autoptr(GArray)   cases = g_array_new (FALSE, TRUE, sizeof (TlBenchCase));
+  g_autoptr(TlCodec)  codec = NULL;
+  g_autofree gpointer in = NULL, out = NULL;
+  const Babl         *layer;
+  TlBench             bench = { context, filter, values, options };
+  TlBenchCase        *fastest = NULL, *seed = NULL, *driver = NULL;
+  TlBenchCase         tuned;
+  TlTuning            tuning;
+  TlLimits            limits;
+  TlPlan              plan;
+  TlChoice            base;
+  gsize               n;
+  guint               i;
+
+  /* The storage a layer of that depth travels in. */
+  if (g_str_equal (options->storage, "float"))
+    layer = tl_image_get_format (image);
+  else if (g_str_equal (options->storage, "u8"))
+    layer = babl_format_with_space ("R'G'B'A u8", tl_image_get_format (image));
+  else if (g_str_equal (options->storage, "u16"))
+    layer = babl_format_with_space ("R'G'B'A u16", tl_image_get_format (image));
+  else if (g_str_equal (options->storage, "half"))
+    layer = babl_format_with_space ("RGBA half", tl_image_get_format (image));
+  else
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                   _("unknown storage '%s' (expected u8, u16, half or float)"),
+                   options->storage);
+      return FALSE;
+    }
+  codec = g_str_equal (options->storage, "float") ?
+          tl_codec_new_float (layer, filter->format, error) :
+          tl_codec_new (layer, filter->format, error);
+  if (codec == NULL)
+    return FALSE;
+
+  n   = (gsize) options->width * options->height;
+  in  = tl_bench_pixels (image, codec, options->width, options->height);
+  out = g_malloc (n * tl_codec_get_pixel_size (codec));
+  bench.pixels.width  = options->width;
+  bench.pixels.height = options->height;
+  bench.pixels.codec  = codec;
+  bench.pixels.in     = in;
+  bench.pixels.out    = out;
+  bench.bytes_moved   = tl_bench_bytes_moved (filter, n,
+                                              tl_codec_get_pixel_size (codec));
+
+  if (! tl_bench_copy_ms (context, n * tl_codec_get_pixel_size (codec),
+                          options->runs, &bench.copy_ms, error))
+    return FALSE;
+  bench.copy_gbps = 2.0 * n * tl_codec_get_pixel_size (codec) /
+                    (bench.copy_ms * 1e6);
+
+  tl_choice_init (&base);
+  base.pixels_per_item = filter->default_pixels_per_item;
+  if (! tl_run_plan_filter (context, filter, codec, &base, options->width,
+                            options->height, &limits, &plan, error))
+    return FALSE;
+
+  /* The baselines first: the driver's choice, the seed rule, auto. */
+  tl_bench_add (cases, TL_SHAPE_DRIVER, 0, 0, TL_MODE_UNIFORM, 0,
+                filter->default_pixels_per_item);
+  tl_bench_add (cases, TL_SHAPE_SEED, 0, 0, TL_MODE_UNIFORM, 0,
+                filter->default_pixels_per_item);
+  if (options->user_choice)
+    {
+      TlBenchCase c;
+
+      memset (&c, 0, sizeof (c));
+      c.choice = *options->user_choice;
+      if (c.choice.pixels_per_item == 0)
+        c.choice.pixels_per_item = filter->default_pixels_per_item;
+      g_array_append_val (cases, c);
+    }
+  if (options->sweep)
+    {
+      static const TlMode modes[]    = { TL_MODE_UNIFORM, TL_MODE_NON_UNIFORM };
+      static const guint  swizzles[] = { 0, 8 };
+      static const guint  ks[]       = { 1, 2, 4 };
+      g_autoptr(GArray)   shapes     = tl_tune_candidates (&limits, &base);
+      guint               s, m, z, k;
+
+      for (s = 0; s < shapes->len; s++)
+        for (m = 0; m < G_N_ELEMENTS (modes); m++)
+          for (z = 0; z < G_N_ELEMENTS (swizzles); z++)
+            for (k = 0; k < G_N_ELEMENTS (ks); k++)
+              {
+                const TlChoice *shape = &g_array_index (shapes, TlChoice, s);
+
+                tl_bench_add (cases, TL_SHAPE_CUSTOM, shape->shape[0],
+                              shape->shape[1], modes[m], swizzles[z], ks[k]);
+              }
+    }
+
+  if (options->output == TL_BENCH_TABLE)
+    {
+      /* TRANSLATORS: FILTER on DEVICE, WIDTHxHEIGHT pixels, STORAGE, ... */
+      g_print (_("%s on %s, %ux%u pixels, %s storage, median of %u runs\n"),
+               filter->name, tl_context_get_device (context)->name,
+               options->width, options->height, options->storage,
+               options->runs);
+      g_print (_("copy baseline: %.3f ms (%.1f GB/s read + write); the filter "
+                 "moves at least %.1f MB\n\n"),
+               bench.copy_ms, bench.copy_gbps, bench.bytes_moved / 1e6);
+      /* TRANSLATORS: the columns of the benchmark table. */
+      g_print ("%-30s %-9s %-11s %3s %2s %10s %8s %7s %7s\n", _("case"),
+               _("local"), _("mode"), "swz", "k", _("median ms"), "GB/s",
+               _("/copy"), _("/driver"));
+    }
+
+  for (i = 0; i < cases->len; i++)
+    {
+      TlBenchCase *c = &g_array_index (cases, TlBenchCase, i);
+
+      if (! tl_bench_time (&bench, c, error))
+        return FALSE;
+      if (i == 0)
+        bench.driver_ms = c->median_ms;
+      if (! c->failed && (fastest == NULL || c->median_ms < fastest->median_ms))
+        fastest = c;
+      tl_bench_report (&bench, c,
+                       i == 0 ? "driver" : i == 1 ? "seed" :
+                       c->choice.shape_kind == TL_SHAPE_AUTO ? "auto" :
+                       options->user_choice && i == 2 ? "yours" : "sweep");
+    }
+  driver = &g_array_index (cases, TlBenchCase, 0);
+  seed   = &g_array_index (cases, TlBenchCase, 1);
+
+  /* "auto" as it stands (tuned or the seed rule), and after a search. */
+  if (options->tune &&
+      ! tl_tune_search (context, filter, values, TL_MODE_UNIFORM, &bench.pixels,
+                        MAX (3, options->runs / 3), NULL, NULL, &tuning, error))
+    return FALSE;
+  memset (&tuned, 0, sizeof (tuned));
+  tl_choice_init (&tuned.choice);
+  if (! tl_bench_time (&bench, &tuned, error))
+    return FALSE;
+  tl_bench_report (&bench, &tuned, tuned.plan.tuned ? "auto (tuned)" :
+                                                      "auto (not tuned)");
+  if (tuned.median_ms < fastest->median_ms)
+    fastest = &tuned;
+
+  if (options->output == TL_BENCH_TABLE)
+    {
+      g_autofree gchar *shape = tl_bench_shape_text (fastest);
+
+      g_print (_("\nfastest: %s, %s, swizzle %u, %u px/item: %.3f ms; "
+                 "auto %.3f ms (%.0f%% of the fastest's speed), seed rule "
+                 "%.0f%%, driver %.0f%%\n"),
+               shape, tl_mode_to_string (fastest->choice.mode),
+               fastest->plan.swizzle, fastest->plan.pixels_per_item,
+               fastest->median_ms, tuned.median_ms,
+               100.0 * fastest->median_ms / tuned.median_ms,
+               100.0 * fastest->median_ms / seed->median_ms,
+               100.0 * fastest->median_ms / driver->median_ms);
+      if (options->tune)
+        g_print (_("tuning: %u choices in %.2f s\n"), tuning.n_choices,
+                 tuning.search_s);
+    }
+  else if (options->output == TL_BENCH_MARKDOWN)
+    {
+      g_autofree gchar *shape = tl_bench_shape_text (fastest);
+      g_autofree gchar *auto_shape = tl_bench_shape_text (&tuned);
+      gdouble           gbps  = bench.bytes_moved / (fastest->median_ms * 1e6);
+
+      g_print ("| %s | %s | %ux%u | %s %s swz %u k %u | %.3f | %.0f | %.0f%% | "
+               "%s swz %u k %u: %.3f (%.0f%%) | %.0f%% | %.0f%% |\n",
+               filter->name, options->storage, options->width, options->height,
+               shape, tl_mode_to_string (fastest->choice.mode),
+               fastest->plan.swizzle, fastest->plan.pixels_per_item,
+               fastest->median_ms, gbps, 100.0 * gbps / bench.copy_gbps,
+               auto_shape, tuned.plan.swizzle, tuned.plan.pixels_per_item,
+               tuned.median_ms, 100.0 * fastest->median_ms / tuned.median_ms,
+               100.0 * fastest->median_ms / seed->median_ms,
+               100.0 * fastest->median_ms / driver->median_ms);
+    }
+
+  if (options->heatmap &&
+      ! tl_bench_heatmap (&bench, cases, options->heatmap, error))
+    return FALSE;
+
+  return TRUE;
 }

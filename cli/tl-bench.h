@@ -12,16 +12,31 @@
 
 G_BEGIN_DECLS
 
-gboolean tl_bench_run (TlContext      *context,
-                       const TlFilter *filter,
-                       const TlValue  *values,
-                       const TlChoice *user_choice,
-                       gboolean        user_chose,
-                       TlImage        *image,
-                       gdouble         scale,
-                       guint           runs,
-                       gboolean        json,
-                       GError        **error);
+typedef enum
+{
+  TL_BENCH_TABLE,          /* a table for people */
+  TL_BENCH_JSON_LINES,     /* one JSON object per case */
+  TL_BENCH_MARKDOWN        /* one row of the README's table */
+} TlBenchOutput;
+
+typedef struct
+{
+  const TlChoice *user_choice;   /* NULL: the default cases */
+  guint           width, height; /* the photo scaled to this */
+  const gchar    *storage;       /* u8, u16, half or float */
+  guint           runs;
+  gboolean        sweep;
+  gboolean        tune;          /* also run the bounded search, keep it */
+  const gchar    *heatmap;       /* PNG of the shape sweep, or NULL */
+  TlBenchOutput   output;
+} TlBenchOptions;
+
+gboolean tl_bench_run (TlContext            *context,
+                       const TlFilter       *filter,
+                       const TlValue        *values,
+                       TlImage              *image,
+                       const TlBenchOptions *options,
+                       GError              **error);
 
 G_END_DECLS
 

@@ -402,11 +402,12 @@ tl_codec_alpha_or_floor (gfloat alpha)
   return alpha < TL_CODEC_ALPHA_FLOOR ? TL_CODEC_ALPHA_FLOOR : alpha;
 }
 
+/* Never negative, so truncation is floor (), as convert_uint4 () does. */
 static inline guint
 tl_codec_round (gfloat x,
                 guint  max)
 {
-  return (guint) floorf (fminf (fmaxf (x, 0.0f), 1.0f) * (gfloat) max + 0.5f);
+  return (guint) (fminf (fmaxf (x, 0.0f), 1.0f) * (gfloat) max + 0.5f);
 }
 
 /* The code whose interval of working values holds X (see the top). */

@@ -76,7 +76,8 @@ tl_area_box_cl (TlRun         *run,
   gint               radius  = (gint) values[0].v[0];
   g_autofree gfloat *weights = tl_area_box_weights (radius);
 
-  return tl_filter_convolve_cl (run, weights, radius, "tl_convolve_v", error);
+  return tl_filter_convolve_cl (run, weights, radius, "tl_convolve_v", NULL,
+                                NULL, error);
 }
 
 static const TlParamSpec tl_area_box_params[] =
@@ -98,7 +99,8 @@ static const TlParamSpec tl_area_box_params[] =
 
 static const gchar *const tl_area_box_kernels[] =
 {
-  "tl_convolve_h", "tl_convolve_v", NULL
+  "tl_convolve_h", "tl_convolve_v", "tl_convolve_h_tiled", "tl_convolve_v_tiled",
+  NULL
 };
 
 const TlFilter tl_filter_box_blur =
@@ -350,9 +352,29 @@ tl_area_unsharp_reference (const TlFilter      *filter,
     }
 }
 
-/* The convolution's vertical pass does the sharpening too: it needs the
- * unblurred input and the scale as well.
+typedef struct
+{
+  cl_mem   in;
+  cl_float scale;
+} TlUnsharpArgs;
+
+/* The vertical pass's sharpening arguments, 7 and 8: the unblurred input
+ * and the scale.
  */
+static gboolean
+tl_area_unsharp_args (TlRun         *run,
+                      cl_kernel      kernel,
+                      gconstpointer  data,
+                      GError       **error)
+{
+  const TlUnsharpArgs *args = data;
+
+  return (tl_run_set_arg (run, kernel, 7, sizeof (cl_mem), &args->in, error) &&
+          tl_run_set_arg (run, kernel, 8, sizeof (cl_float), &args->scale,
+                          error));
+}
+
+/* The convolution's vertical pass does the sharpening too. */
 static gboolean
 tl_area_unsharp_cl (TlRun         *run,
                     const TlValue *values,
@@ -361,15 +383,10 @@ tl_area_unsharp_cl (TlRun         *run,
   gint               radius;
   g_autofree gfloat *weights = tl_filter_gaussian_weights (values[0].v[0],
                                                            &radius);
-  cl_float           scale = values[1].v[0];
-  cl_mem             in    = tl_run_get_input (run);
-  cl_kernel          vertical;
+  TlUnsharpArgs      args    = { tl_run_get_input (run), values[1].v[0] };
 
-  vertical = tl_run_get_kernel (run, "tl_unsharp_v", error);
-  return (vertical &&
-          tl_run_set_arg (run, vertical, 8, sizeof (cl_mem), &in, error) &&
-          tl_run_set_arg (run, vertical, 9, sizeof (cl_float), &scale, error) &&
-          tl_filter_convolve_cl (run, weights, radius, "tl_unsharp_v", error));
+  return tl_filter_convolve_cl (run, weights, radius, "tl_unsharp_v",
+                                tl_area_unsharp_args, &args, error);
 }
 
 static const TlParamSpec tl_area_unsharp_params[] =
@@ -403,7 +420,8 @@ static const TlParamSpec tl_area_unsharp_params[] =
 
 static const gchar *const tl_area_unsharp_kernels[] =
 {
-  "tl_convolve_h", "tl_unsharp_v", NULL
+  "tl_convolve_h", "tl_unsharp_v", "tl_convolve_h_tiled", "tl_unsharp_v_tiled",
+  NULL
 };
 
 const TlFilter tl_filter_unsharp_mask =

@@ -135,38 +135,55 @@ tl_filter_convolve_tile_size (TlRun         *run,
   return size + used <= device->local_mem_size ? size : 0;
 }
 
-/* Sets a pass's (weights, radius, tiled, tile) arguments, 4 to 7. */
-static gboolean
-tl_filter_convolve_set_taps (TlRun      *run,
-                             cl_kernel   kernel,
-                             cl_mem      taps,
-                             gint        radius,
-                             gboolean    vertical,
-                             GError    **error)
+/* KERNEL, or its tiled twin when the tile fits, with its (weights,
+ * radius, tile) arguments, 4 to 6, set.  Returns NULL on error.
+ */
+static cl_kernel
+tl_filter_convolve_pass (TlRun       *run,
+                         const gchar *kernel_name,
+                         cl_mem       taps,
+                         gint         radius,
+                         gboolean     vertical,
+                         GError     **error)
 {
-  gsize  tile  = tl_filter_convolve_tile_size (run, kernel, radius, vertical);
-  cl_int tiled = tile > 0;
-  cl_int r     = radius;
+  g_autofree gchar *tiled_name = g_strconcat (kernel_name, "_tiled", NULL);
+  cl_kernel         kernel     = tl_run_get_kernel (run, tiled_name, error);
+  gsize             tile;
+  cl_int            r          = radius;
+
+  if (kernel == NULL)
+    return NULL;
+  tile = tl_filter_convolve_tile_size (run, kernel, radius, vertical);
+  if (tile == 0)
+    {
+      kernel = tl_run_get_kernel (run, kernel_name, error);
+      if (kernel == NULL)
+        return NULL;
+    }
 
   /* An untiled pass still needs some local argument. */
-  return (tl_run_set_arg (run, kernel, 4, sizeof (cl_mem), &taps, error) &&
-          tl_run_set_arg (run, kernel, 5, sizeof (cl_int), &r, error) &&
-          tl_run_set_arg (run, kernel, 6, sizeof (cl_int), &tiled, error) &&
-          tl_run_set_arg (run, kernel, 7, tiled ? tile : sizeof (cl_float4),
-                          NULL, error));
+  if (! tl_run_set_arg (run, kernel, 4, sizeof (cl_mem), &taps, error) ||
+      ! tl_run_set_arg (run, kernel, 5, sizeof (cl_int), &r, error) ||
+      ! tl_run_set_arg (run, kernel, 6, tile ? tile : sizeof (cl_float4),
+                        NULL, error))
+    return NULL;
+  return kernel;
 }
 
 /* The horizontal pass (tl_convolve_h) into a scratch buffer of working
- * floats, then VERTICAL from it into the output.  Every vertical kernel of
- * kernels/blur.cl takes (in, out, dispatch, codec, weights, radius, tiled,
- * tile) first; the caller sets any further arguments before calling.
+ * floats, then VERTICAL from it into the output, each tiled where the
+ * tile fits.  Every vertical kernel of kernels/blur.cl takes (in, out,
+ * dispatch, codec, weights, radius, tile) first; EXTRA sets any further
+ * arguments of the kernel chosen.
  */
 gboolean
-tl_filter_convolve_cl (TlRun         *run,
-                       const gfloat  *weights,
-                       gint           radius,
-                       const gchar   *vertical_kernel,
-                       GError       **error)
+tl_filter_convolve_cl (TlRun              *run,
+                       const gfloat       *weights,
+                       gint                radius,
+                       const gchar        *vertical_kernel,
+                       TlConvolveExtraArgs extra,
+                       gconstpointer       extra_data,
+                       GError            **error)
 {
   const TlPixels *pixels = tl_run_get_pixels (run);
   gsize           size = (gsize) pixels->width * pixels->height * 4 * sizeof (gfloat);
@@ -177,11 +194,6 @@ tl_filter_convolve_cl (TlRun         *run,
 
   g_return_val_if_fail (weights != NULL && radius >= 0, FALSE);
 
-  horizontal = tl_run_get_kernel (run, "tl_convolve_h", error);
-  vertical   = horizontal ? tl_run_get_kernel (run, vertical_kernel, error) : NULL;
-  if (vertical == NULL)
-    return FALSE;
-
   tmp  = tl_run_new_buffer (run, CL_MEM_READ_WRITE, size, NULL, error);
   taps = tmp ? tl_run_new_buffer (run, CL_MEM_READ_ONLY,
                                   sizeof (gfloat) * (2 * radius + 1),
@@ -189,15 +201,20 @@ tl_filter_convolve_cl (TlRun         *run,
   if (taps == NULL)
     return FALSE;
 
-  return (tl_run_set_arg (run, horizontal, 0, sizeof (cl_mem), &in, error) &&
-          tl_run_set_arg (run, horizontal, 1, sizeof (cl_mem), &tmp, error) &&
-          tl_filter_convolve_set_taps (run, horizontal, taps, radius, FALSE,
-                                       error) &&
-          tl_run_enqueue (run, horizontal, 2, error) &&
+  horizontal = tl_filter_convolve_pass (run, "tl_convolve_h", taps, radius,
+                                        FALSE, error);
+  if (horizontal == NULL ||
+      ! tl_run_set_arg (run, horizontal, 0, sizeof (cl_mem), &in, error) ||
+      ! tl_run_set_arg (run, horizontal, 1, sizeof (cl_mem), &tmp, error) ||
+      ! tl_run_enqueue (run, horizontal, 2, error))
+    return FALSE;
+
+  vertical = tl_filter_convolve_pass (run, vertical_kernel, taps, radius,
+                                      TRUE, error);
+  return (vertical != NULL &&
           tl_run_set_arg (run, vertical, 0, sizeof (cl_mem), &tmp, error) &&
           tl_run_set_arg (run, vertical, 1, sizeof (cl_mem), &out, error) &&
-          tl_filter_convolve_set_taps (run, vertical, taps, radius, TRUE,
-                                       error) &&
+          (extra == NULL || extra (run, vertical, extra_data, error)) &&
           tl_run_enqueue (run, vertical, 2, error));
 }
 
@@ -220,7 +237,8 @@ tl_blur_run_cl (TlRun         *run,
   gint               radius;
   g_autofree gfloat *weights = tl_filter_gaussian_weights (values[0].v[0], &radius);
 
-  return tl_filter_convolve_cl (run, weights, radius, "tl_convolve_v", error);
+  return tl_filter_convolve_cl (run, weights, radius, "tl_convolve_v", NULL,
+                                NULL, error);
 }
 
 static const TlParamSpec tl_blur_params[] =
@@ -239,7 +257,11 @@ static const TlParamSpec tl_blur_params[] =
   },
 };
 
-static const gchar *const tl_blur_kernels[] = { "tl_convolve_h", "tl_convolve_v", NULL };
+static const gchar *const tl_blur_kernels[] =
+{
+  "tl_convolve_h", "tl_convolve_v", "tl_convolve_h_tiled", "tl_convolve_v_tiled",
+  NULL
+};
 
 const TlFilter tl_filter_gaussian_blur =
 {

@@ -137,10 +137,17 @@ void                  tl_filter_reference        (const TlFilter  *filter,
 void                  tl_filter_convolve_reference (const gfloat        *weights,
                                                     gint                 radius,
                                                     const TlFloatPixels *pixels);
+/* Sets a vertical kernel's arguments past the seven they share. */
+typedef gboolean    (* TlConvolveExtraArgs)      (TlRun           *run,
+                                                  cl_kernel        kernel,
+                                                  gconstpointer    data,
+                                                  GError         **error);
 gboolean              tl_filter_convolve_cl      (TlRun           *run,
                                                   const gfloat    *weights,
                                                   gint             radius,
                                                   const gchar     *vertical_kernel,
+                                                  TlConvolveExtraArgs extra,
+                                                  gconstpointer    extra_data,
                                                   GError         **error);
 gint                  tl_filter_gaussian_radius  (gdouble          std_dev);
 gfloat               *tl_filter_gaussian_weights (gdouble          std_dev,

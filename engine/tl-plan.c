@@ -205,7 +205,7 @@ tl_plan_pick_shape (const TlLimits *limits,
       w = MIN (limits->simd_width, limits->max_group_size);
       h = MAX (1, limits->max_group_size / w);
       plan->shape_rule = (choice->shape_kind == TL_SHAPE_AUTO ?
-                          N_("auto: seed rule w = P, h = M / P") :
+                          N_("auto: not tuned yet, seed rule w = P, h = M / P") :
                           N_("seed rule w = P, h = M / P"));
       if (limits->max_item_size[1] && h > limits->max_item_size[1])
         {

@@ -82,6 +82,9 @@ typedef struct
   guint    n_launches;
   TlLaunch launches[TL_PLAN_MAX_LAUNCHES];
   const gchar *shape_rule;       /* why this shape, untranslated */
+  gboolean tuned;                /* "auto" found a tuned choice */
+  gdouble  tuned_ms;             /* its median when it was tuned */
+  gdouble  tuning_s;             /* how long its search took */
 } TlPlan;
 
 gboolean     tl_plan_compute          (const TlLimits *limits,

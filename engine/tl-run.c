@@ -10,6 +10,7 @@
 
 #include "tl-error.h"
 #include "tl-run.h"
+#include "tl-tune.h"
 
 struct _TlRun
 {
@@ -274,6 +275,7 @@ tl_run_plan_filter (TlContext      *context,
 {
   g_autofree gchar *program = NULL;
   TlChoice          resolved = *choice;
+  TlTuning          tuning;
   guint             i;
 
   g_return_val_if_fail (context != NULL && filter != NULL, FALSE);
@@ -305,6 +307,29 @@ tl_run_plan_filter (TlContext      *context,
 
   if (resolved.pixels_per_item == 0)
     resolved.pixels_per_item = filter->default_pixels_per_item;
+
+  /* "auto" takes the tuned choice for this device, storage, mode and size
+   * class when a search has been run; the seed rule otherwise.
+   */
+  if (choice->shape_kind == TL_SHAPE_AUTO &&
+      tl_tune_lookup (context, filter, codec, choice->mode, width, height,
+                      &tuning))
+    {
+      resolved = tuning.choice;
+      if (! tl_plan_compute (limits, &resolved, width, height, plan, NULL))
+        {
+          /* Tuned under other limits (another driver build): seed rule. */
+          resolved = *choice;
+          if (resolved.pixels_per_item == 0)
+            resolved.pixels_per_item = filter->default_pixels_per_item;
+          return tl_plan_compute (limits, &resolved, width, height, plan, error);
+        }
+      plan->shape_rule = N_("auto: tuned, the fastest choice measured");
+      plan->tuned      = TRUE;
+      plan->tuned_ms   = tuning.best_ms;
+      plan->tuning_s   = tuning.search_s;
+      return TRUE;
+    }
 
   return tl_plan_compute (limits, &resolved, width, height, plan, error);
 }

@@ -7,15 +7,16 @@
  * dispatch.  The horizontal pass reads the layer's storage and writes
  * working floats; the vertical one reads those and writes the storage.
  *
- * With TILED set, a work-group first copies the pixels its items need
- * (its own span plus the radius on both sides) into local memory, each
- * pixel loaded and decoded once, and the taps then read local memory.
- * The host sets TILED when the tile fits the device's local memory and
- * the plan fixes the group shape; otherwise the taps read global memory.
- * Both ways give the same bits.
+ * Each pass has a tiled twin (_tiled): a work-group first copies the
+ * pixels its items need (its own span plus the radius on both sides) into
+ * local memory, each pixel loaded and decoded once, and the taps then
+ * read local memory.  The host takes the twin when the tile fits the
+ * device's local memory and the plan fixes the group shape.  Both give
+ * the same bits.  They are separate kernels, not one with a branch around
+ * the barrier, because PoCL 6 crashes compiling a barrier in a branch.
  *
- * Every kernel takes (in, out, dispatch, codec, weights, radius, tiled,
- * tile) first, so one host function drives them all.
+ * Every kernel takes (in, out, dispatch, codec, weights, radius, tile)
+ * first, so one host function drives them all; untiled ones ignore TILE.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -48,84 +49,28 @@ tl_convolve_group_first (const TlDispatch *d)
   return tl_item_origin (d).x - (int) get_local_id (0) * d->pixels_per_item;
 }
 
-/* Kernels with a tile work out their indices again after the barrier:
- * PoCL 3.1 loses private values carried across a barrier that sits in a
- * branch, and the idle items of a uniform grid then write out of bounds.
+/* Copies the horizontal tile: one row per local row, the group's span
+ * and RADIUS pixels either side, decoded.
  */
-kernel void
-tl_convolve_h (global const tl_pixel *in,
-               global float4         *out,
-               TlDispatch             d,
-               global const float    *codec,
-               constant float        *weights,
-               int                    radius,
-               int                    tiled,
-               local float4          *tile)
+inline void
+tl_convolve_fill_row_tile (global const tl_pixel *in,
+                           const TlDispatch      *d,
+                           global const float    *codec,
+                           int                    radius,
+                           local float4          *tile)
 {
-  int2 origin;
-  int  end, row;
+  int           lw    = get_local_size (0);
+  int           span  = lw * d->pixels_per_item + 2 * radius;
+  int           first = tl_convolve_group_first (d) - radius;
+  int           y     = min (tl_item_origin (d).y, d->height - 1) * d->stride;
+  local float4 *line  = tile + get_local_id (1) * span;
 
-  if (tiled)
-    {
-      /* One tile row per local row: the group's span and the halo. */
-      int           lw    = get_local_size (0);
-      int           span  = lw * d.pixels_per_item + 2 * radius;
-      int           first = tl_convolve_group_first (&d) - radius;
-      int           y     = min (tl_item_origin (&d).y, d.height - 1) * d.stride;
-      local float4 *line  = tile + get_local_id (1) * span;
-
-      for (int i = get_local_id (0); i < span; i += lw)
-        line[i] = tl_load (in, y + clamp (first + i, 0, d.width - 1), codec);
-      barrier (CLK_LOCAL_MEM_FENCE);
-    }
-
-  origin = tl_item_origin (&d);
-  end    = min (origin.x + d.pixels_per_item, d.width);
-  row    = origin.y * d.stride;
-  if (origin.y >= d.height)
-    return;
-
-  for (int x = origin.x; x < end; x++)
-    {
-      float4 sum = 0.0f;
-
-      if (tiled)
-        {
-          int           span = get_local_size (0) * d.pixels_per_item + 2 * radius;
-          local float4 *taps = tile + get_local_id (1) * span +
-                               (x - tl_convolve_group_first (&d));
-
-          sum = tl_convolve_local (taps, 1, weights, radius);
-        }
-      else
-        {
-          for (int i = -radius; i <= radius; i++)
-            sum += weights[i + radius] *
-                   tl_load (in, row + clamp (x + i, 0, d.width - 1), codec);
-        }
-      out[row + x] = sum;
-    }
+  for (int i = get_local_id (0); i < span; i += lw)
+    line[i] = tl_load (in, y + clamp (first + i, 0, d->width - 1), codec);
 }
 
-/* The vertical sum at column X of the item's row, from global memory. */
-inline float4
-tl_convolve_column (global const float4 *in,
-                    const TlDispatch    *d,
-                    int                  y,
-                    int                  x,
-                    constant float      *weights,
-                    int                  radius)
-{
-  float4 sum = 0.0f;
-
-  for (int i = -radius; i <= radius; i++)
-    sum += weights[i + radius] *
-           in[clamp (y + i, 0, d->height - 1) * d->stride + x];
-  return sum;
-}
-
-/* Fills the vertical tile: the group's columns, its rows and RADIUS rows
- * above and below; the caller waits at the barrier.
+/* Copies the vertical tile: the group's columns, its rows and RADIUS rows
+ * above and below.
  */
 inline void
 tl_convolve_fill_column_tile (global const float4 *in,
@@ -149,8 +94,77 @@ tl_convolve_fill_column_tile (global const float4 *in,
     }
 }
 
-/* The vertical sum at column X of the item's row: from the tile when
- * there is one.
+/* The horizontal sums of the item's pixels, from the tile (TILED) or
+ * from global memory.  Indices are worked out after any barrier: PoCL
+ * 3.1 loses private values carried across one.
+ */
+inline void
+tl_convolve_h_sums (global const tl_pixel *in,
+                    global float4         *out,
+                    const TlDispatch      *d,
+                    global const float    *codec,
+                    constant float        *weights,
+                    int                    radius,
+                    int                    tiled,
+                    local float4          *tile)
+{
+  int2 origin = tl_item_origin (d);
+  int  end    = min (origin.x + d->pixels_per_item, d->width);
+  int  row    = origin.y * d->stride;
+
+  if (origin.y >= d->height)
+    return;
+
+  for (int x = origin.x; x < end; x++)
+    {
+      float4 sum = 0.0f;
+
+      if (tiled)
+        {
+          int span = get_local_size (0) * d->pixels_per_item + 2 * radius;
+
+          sum = tl_convolve_local (tile + get_local_id (1) * span +
+                                   (x - tl_convolve_group_first (d)),
+                                   1, weights, radius);
+        }
+      else
+        {
+          for (int i = -radius; i <= radius; i++)
+            sum += weights[i + radius] *
+                   tl_load (in, row + clamp (x + i, 0, d->width - 1), codec);
+        }
+      out[row + x] = sum;
+    }
+}
+
+kernel void
+tl_convolve_h (global const tl_pixel *in,
+               global float4         *out,
+               TlDispatch             d,
+               global const float    *codec,
+               constant float        *weights,
+               int                    radius,
+               local float4          *tile)
+{
+  tl_convolve_h_sums (in, out, &d, codec, weights, radius, 0, tile);
+}
+
+kernel void
+tl_convolve_h_tiled (global const tl_pixel *in,
+                     global float4         *out,
+                     TlDispatch             d,
+                     global const float    *codec,
+                     constant float        *weights,
+                     int                    radius,
+                     local float4          *tile)
+{
+  tl_convolve_fill_row_tile (in, &d, codec, radius, tile);
+  barrier (CLK_LOCAL_MEM_FENCE);
+  tl_convolve_h_sums (in, out, &d, codec, weights, radius, 1, tile);
+}
+
+/* The vertical sum at column X of row Y: from the tile (TILED) or from
+ * global memory.
  */
 inline float4
 tl_convolve_vertical (global const float4 *in,
@@ -162,13 +176,42 @@ tl_convolve_vertical (global const float4 *in,
                       int                  tiled,
                       local float4        *tile)
 {
-  int cols = get_local_size (0) * d->pixels_per_item;
+  int    cols = get_local_size (0) * d->pixels_per_item;
+  float4 sum  = 0.0f;
 
-  if (! tiled)
-    return tl_convolve_column (in, d, y, x, weights, radius);
-  return tl_convolve_local (tile + get_local_id (1) * cols +
-                            (x - tl_convolve_group_first (d)),
-                            cols, weights, radius);
+  if (tiled)
+    return tl_convolve_local (tile + get_local_id (1) * cols +
+                              (x - tl_convolve_group_first (d)),
+                              cols, weights, radius);
+
+  for (int i = -radius; i <= radius; i++)
+    sum += weights[i + radius] *
+           in[clamp (y + i, 0, d->height - 1) * d->stride + x];
+  return sum;
+}
+
+inline void
+tl_convolve_v_store (global const float4 *in,
+                     global tl_pixel     *out,
+                     const TlDispatch    *d,
+                     global const float  *codec,
+                     constant float      *weights,
+                     int                  radius,
+                     int                  tiled,
+                     local float4        *tile)
+{
+  int2 origin = tl_item_origin (d);
+  int  end    = min (origin.x + d->pixels_per_item, d->width);
+  int  row    = origin.y * d->stride;
+
+  if (origin.y >= d->height)
+    return;
+
+  for (int x = origin.x; x < end; x++)
+    tl_store (out, row + x,
+              tl_convolve_vertical (in, d, origin.y, x, weights, radius,
+                                    tiled, tile),
+              codec);
 }
 
 kernel void
@@ -178,35 +221,59 @@ tl_convolve_v (global const float4 *in,
                global const float  *codec,
                constant float      *weights,
                int                  radius,
-               int                  tiled,
                local float4        *tile)
 {
-  int2 origin;
-  int  end, row;
+  tl_convolve_v_store (in, out, &d, codec, weights, radius, 0, tile);
+}
 
-  if (tiled)
-    {
-      tl_convolve_fill_column_tile (in, &d, radius, tile);
-      barrier (CLK_LOCAL_MEM_FENCE);
-    }
-
-  origin = tl_item_origin (&d);
-  end    = min (origin.x + d.pixels_per_item, d.width);
-  row    = origin.y * d.stride;
-  if (origin.y >= d.height)
-    return;
-
-  for (int x = origin.x; x < end; x++)
-    tl_store (out, row + x,
-              tl_convolve_vertical (in, &d, origin.y, x, weights, radius,
-                                    tiled, tile),
-              codec);
+kernel void
+tl_convolve_v_tiled (global const float4 *in,
+                     global tl_pixel     *out,
+                     TlDispatch           d,
+                     global const float  *codec,
+                     constant float      *weights,
+                     int                  radius,
+                     local float4        *tile)
+{
+  tl_convolve_fill_column_tile (in, &d, radius, tile);
+  barrier (CLK_LOCAL_MEM_FENCE);
+  tl_convolve_v_store (in, out, &d, codec, weights, radius, 1, tile);
 }
 
 /* unsharp-mask's vertical pass: the vertical convolution of the
  * horizontally blurred image, then in + scale * (in - blurred) on colour,
  * alpha kept.
  */
+inline void
+tl_unsharp_store (global const float4   *blurred,
+                  global tl_pixel       *out,
+                  const TlDispatch      *d,
+                  global const float    *codec,
+                  constant float        *weights,
+                  int                    radius,
+                  int                    tiled,
+                  local float4          *tile,
+                  global const tl_pixel *in,
+                  float                  scale)
+{
+  int2 origin = tl_item_origin (d);
+  int  end    = min (origin.x + d->pixels_per_item, d->width);
+  int  row    = origin.y * d->stride;
+
+  if (origin.y >= d->height)
+    return;
+
+  for (int x = origin.x; x < end; x++)
+    {
+      float4 v   = tl_load (in, row + x, codec);
+      float4 sum = tl_convolve_vertical (blurred, d, origin.y, x, weights,
+                                         radius, tiled, tile);
+
+      tl_store (out, row + x,
+                (float4) (v.xyz + scale * (v.xyz - sum.xyz), v.w), codec);
+    }
+}
+
 kernel void
 tl_unsharp_v (global const float4   *blurred,
               global tl_pixel       *out,
@@ -214,33 +281,27 @@ tl_unsharp_v (global const float4   *blurred,
               global const float    *codec,
               constant float        *weights,
               int                    radius,
-              int                    tiled,
               local float4          *tile,
               global const tl_pixel *in,
               float                  scale)
 {
-  int2 origin;
-  int  end, row;
+  tl_unsharp_store (blurred, out, &d, codec, weights, radius, 0, tile, in,
+                    scale);
+}
 
-  if (tiled)
-    {
-      tl_convolve_fill_column_tile (blurred, &d, radius, tile);
-      barrier (CLK_LOCAL_MEM_FENCE);
-    }
-
-  origin = tl_item_origin (&d);
-  end    = min (origin.x + d.pixels_per_item, d.width);
-  row    = origin.y * d.stride;
-  if (origin.y >= d.height)
-    return;
-
-  for (int x = origin.x; x < end; x++)
-    {
-      float4 v   = tl_load (in, row + x, codec);
-      float4 sum = tl_convolve_vertical (blurred, &d, origin.y, x, weights,
-                                         radius, tiled, tile);
-
-      tl_store (out, row + x,
-                (float4) (v.xyz + scale * (v.xyz - sum.xyz), v.w), codec);
-    }
+kernel void
+tl_unsharp_v_tiled (global const float4   *blurred,
+                    global tl_pixel       *out,
+                    TlDispatch             d,
+                    global const float    *codec,
+                    constant float        *weights,
+                    int                    radius,
+                    local float4          *tile,
+                    global const tl_pixel *in,
+                    float                  scale)
+{
+  tl_convolve_fill_column_tile (blurred, &d, radius, tile);
+  barrier (CLK_LOCAL_MEM_FENCE);
+  tl_unsharp_store (blurred, out, &d, codec, weights, radius, 1, tile, in,
+                    scale);
 }

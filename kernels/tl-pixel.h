@@ -45,10 +45,13 @@
 #endif
 
 #ifdef TL_CODE_MAX
-inline uint
-tl_code_round (float x)
+/* Round to the nearest code: the value is never negative here, so the
+ * conversion's truncation is floor ().
+ */
+inline uint4
+tl_code_round (float4 v)
 {
-  return (uint) floor (fmin (fmax (x, 0.0f), 1.0f) * (float) TL_CODE_MAX + 0.5f);
+  return convert_uint4 (fmin (fmax (v, 0.0f), 1.0f) * (float) TL_CODE_MAX + 0.5f);
 }
 
 /* The code whose interval of working values holds x: a coarse bin, then
@@ -137,12 +140,10 @@ tl_store (global tl_pixel    *p,
   {
     uint4 c;
 
+    c = tl_code_round (v);
 #if TL_STORE_TRC
-    c = (uint4) (tl_code_search (v.x, codec), tl_code_search (v.y, codec),
-                 tl_code_search (v.z, codec), tl_code_round (v.w));
-#else
-    c = (uint4) (tl_code_round (v.x), tl_code_round (v.y),
-                 tl_code_round (v.z), tl_code_round (v.w));
+    c.xyz = (uint3) (tl_code_search (v.x, codec), tl_code_search (v.y, codec),
+                     tl_code_search (v.z, codec));
 #endif
     p[i] = tl_convert_pixel (c);
   }
