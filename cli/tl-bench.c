@@ -319,11 +319,11 @@ tl_bench_draw_number (guint8 *rgba,
               }
 }
 
-/* The shape sweep under uniform mode, no swizzle, the filter's own k:
- * rows are heights, columns widths, brightness the speed relative to the
- * fastest shape (yellow fastest, dark blue at a quarter of its speed or
- * less, grey not timed).  Widths are labelled along the top, heights down
- * the left.
+/* The shape sweep: rows are heights, columns widths, each cell the best
+ * time of that shape over modes, swizzles and k, written as a percentage
+ * of the fastest shape's speed and coloured from the slowest shape (dark
+ * blue) to the fastest (yellow).  Widths are labelled along the top,
+ * heights down the left; shapes not timed stay dark.
  */
 static gboolean
 tl_bench_heatmap (TlBench     *bench,
@@ -331,10 +331,11 @@ tl_bench_heatmap (TlBench     *bench,
                   const gchar *path,
                   GError     **error)
 {
-  const guint       cell = 40, zoom = 3, margin = 60;
+  const guint       cell = 44, zoom = 3, margin = 60;
   guint             widths[16], heights[16], n_w = 0, n_h = 0;
   guint             i, j, x, y, img_w, img_h;
-  gdouble           best = G_MAXDOUBLE;
+  gdouble           best = G_MAXDOUBLE, worst = 0.0;
+  gdouble           cells[16][16];
   g_autofree guint8 *rgba = NULL;
   GeglRectangle     extent;
   GeglBuffer       *buffer;
@@ -344,9 +345,7 @@ tl_bench_heatmap (TlBench     *bench,
     {
       TlBenchCase *c = &g_array_index (cases, TlBenchCase, i);
 
-      if (c->failed || c->choice.shape_kind != TL_SHAPE_CUSTOM ||
-          c->choice.mode != TL_MODE_UNIFORM || c->choice.swizzle != 0 ||
-          c->choice.pixels_per_item != bench->filter->default_pixels_per_item)
+      if (c->failed || c->choice.shape_kind != TL_SHAPE_CUSTOM)
         continue;
       for (j = 0; j < n_w && widths[j] != c->choice.shape[0]; j++);
       if (j == n_w && n_w < G_N_ELEMENTS (widths))
@@ -354,7 +353,6 @@ tl_bench_heatmap (TlBench     *bench,
       for (j = 0; j < n_h && heights[j] != c->choice.shape[1]; j++);
       if (j == n_h && n_h < G_N_ELEMENTS (heights))
         heights[n_h++] = c->choice.shape[1];
-      best = MIN (best, c->median_ms);
     }
   if (n_w == 0)
     {
@@ -371,6 +369,29 @@ tl_bench_heatmap (TlBench     *bench,
       if (heights[j] < heights[i])
         { guint t = heights[i]; heights[i] = heights[j]; heights[j] = t; }
 
+  for (i = 0; i < 16; i++)
+    for (j = 0; j < 16; j++)
+      cells[i][j] = G_MAXDOUBLE;
+  for (i = 0; i < cases->len; i++)
+    {
+      TlBenchCase *c = &g_array_index (cases, TlBenchCase, i);
+      guint        col, row;
+
+      if (c->failed || c->choice.shape_kind != TL_SHAPE_CUSTOM)
+        continue;
+      for (col = 0; col < n_w && widths[col] != c->choice.shape[0]; col++);
+      for (row = 0; row < n_h && heights[row] != c->choice.shape[1]; row++);
+      if (col < n_w && row < n_h)
+        cells[row][col] = MIN (cells[row][col], c->median_ms);
+    }
+  for (i = 0; i < n_h; i++)
+    for (j = 0; j < n_w; j++)
+      if (cells[i][j] < G_MAXDOUBLE)
+        {
+          best  = MIN (best, cells[i][j]);
+          worst = MAX (worst, cells[i][j]);
+        }
+
   img_w = margin + n_w * cell;
   img_h = margin + n_h * cell;
   rgba  = g_malloc0 ((gsize) img_w * img_h * 4);
@@ -380,29 +401,26 @@ tl_bench_heatmap (TlBench     *bench,
       rgba[i * 4 + 3] = 255;
     }
 
-  for (i = 0; i < cases->len; i++)
-    {
-      TlBenchCase *c = &g_array_index (cases, TlBenchCase, i);
-      guint        col, row;
-      gdouble      t;
-      guint8       colour[3];
+  for (i = 0; i < n_h; i++)
+    for (j = 0; j < n_w; j++)
+      {
+        gdouble t;
+        guint8  colour[3];
 
-      if (c->failed || c->choice.shape_kind != TL_SHAPE_CUSTOM ||
-          c->choice.mode != TL_MODE_UNIFORM || c->choice.swizzle != 0 ||
-          c->choice.pixels_per_item != bench->filter->default_pixels_per_item)
-        continue;
-      for (col = 0; widths[col] != c->choice.shape[0]; col++);
-      for (row = 0; heights[row] != c->choice.shape[1]; row++);
-      /* 1 at the fastest, 0 at four times slower. */
-      t = CLAMP ((best / c->median_ms - 0.25) / 0.75, 0.0, 1.0);
-      colour[0] = 20 + t * 235;
-      colour[1] = 30 + t * 200;
-      colour[2] = 120 - t * 100;
-      for (y = 2; y < cell - 2; y++)
-        for (x = 2; x < cell - 2; x++)
-          memcpy (rgba + ((gsize) (margin + row * cell + y) * img_w +
-                          margin + col * cell + x) * 4, colour, 3);
-    }
+        if (cells[i][j] == G_MAXDOUBLE)
+          continue;
+        t = worst > best ? (worst / cells[i][j] - 1.0) / (worst / best - 1.0) : 1.0;
+        colour[0] = 20 + t * 200;
+        colour[1] = 30 + t * 160;
+        colour[2] = 110 - t * 90;
+        for (y = 2; y < cell - 2; y++)
+          for (x = 2; x < cell - 2; x++)
+            memcpy (rgba + ((gsize) (margin + i * cell + y) * img_w +
+                            margin + j * cell + x) * 4, colour, 3);
+        tl_bench_draw_number (rgba, img_w, margin + j * cell + 6,
+                              margin + i * cell + 12,
+                              (guint) (100.0 * best / cells[i][j] + 0.5), 2);
+      }
   for (i = 0; i < n_w; i++)
     tl_bench_draw_number (rgba, img_w, margin + i * cell + 4, margin - 20,
                           widths[i], zoom);

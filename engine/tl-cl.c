@@ -732,6 +732,7 @@ tl_context_build_program (TlContext   *context,
   g_autofree gchar *key = NULL;
   cl_program        program;
   cl_int            status = CL_SUCCESS;
+  gint64            start  = g_get_monotonic_time ();
 
   g_return_val_if_fail (context != NULL, NULL);
   g_return_val_if_fail (name != NULL && source != NULL, NULL);
@@ -776,6 +777,8 @@ tl_context_build_program (TlContext   *context,
       tl_context_store_binary (context, program, key);
     }
 
+  g_debug ("program %s ready in %.1f ms", name,
+           (g_get_monotonic_time () - start) / 1e3);
   g_hash_table_insert (context->programs, g_strdup (name), program);
   return program;
 }

@@ -537,12 +537,21 @@ tl_host_settings_to_choice (const TlHostSettings *settings,
   return TRUE;
 }
 
+/* Progress for GIMP's bar; with G_MESSAGES_DEBUG=ThreadLens, also the
+ * time since the process started, to see where a run's time goes.
+ */
 static void
 tl_host_report (TlHostProgress  progress,
                 gpointer        data,
                 gdouble         fraction,
                 const gchar    *message)
 {
+  static gint64 start = 0;
+
+  if (start == 0)
+    start = g_get_monotonic_time ();
+  g_debug ("%7.1f ms  %3.0f%%  %s", (g_get_monotonic_time () - start) / 1e3,
+           100.0 * fraction, message);
   if (progress)
     progress (fraction, message, data);
 }
@@ -707,6 +716,7 @@ tl_host_process (const TlHostSettings *settings,
   GeglRectangle        area;
   TlChoice             choice;
   TlPixels             pixels;
+  TlRunTimes           times;
   gsize                pixel_size, offset;
 
   g_return_val_if_fail (settings != NULL && filter != NULL, FALSE);
@@ -721,6 +731,7 @@ tl_host_process (const TlHostSettings *settings,
   context = tl_host_get_context (settings, error);
   if (context == NULL)
     return FALSE;
+  tl_host_report (NULL, NULL, 0.05, "OpenCL ready");
 
   /* The layer's own depth travels: 8-bit layers move 4 bytes a pixel. */
   codec = tl_codec_new (gegl_buffer_get_format (source), filter->format, error);
@@ -744,6 +755,7 @@ tl_host_process (const TlHostSettings *settings,
   message = g_strdup_printf (_("ThreadLens: %s on %s"), _(filter->label),
                              tl_context_get_device (context)->name);
   tl_host_report (progress, progress_data, 0.3, message);
+  tl_host_report (NULL, NULL, 0.3, "pixels read");
 
   pixels.width  = area.width;
   pixels.height = area.height;
@@ -751,8 +763,10 @@ tl_host_process (const TlHostSettings *settings,
   pixels.in     = in;
   pixels.out    = out;
   if (! tl_run_filter (context, filter, settings->values, &choice, &pixels,
-                       NULL, NULL, error))
+                       NULL, &times, error))
     return FALSE;
+  g_debug ("upload %.1f ms, kernels %.1f ms, download %.1f ms",
+           times.upload_ms, times.kernel_ms, times.download_ms);
 
   if (overlay && settings->overlay > 0)
     {
@@ -773,6 +787,7 @@ tl_host_process (const TlHostSettings *settings,
   gegl_buffer_set (target, region, 0, format, out + offset,
                    area.width * pixel_size);
   tl_host_report (progress, progress_data, 1.0, message);
+  tl_host_report (NULL, NULL, 1.0, "pixels written");
 
   return TRUE;
 }
