@@ -107,14 +107,14 @@ tl_tune_size_class (guint width,
 }
 
 static gchar *
-tl_tune_path (TlContext      *context,
+tl_tune_path (const gchar    *device_name,
+              const gchar    *driver_version,
               const TlFilter *filter,
-              const TlCodec  *codec,
+              const gchar    *variant,
               TlMode          mode,
               guint           width,
               guint           height)
 {
-  const TlDevice   *device  = tl_context_get_device (context);
   g_autofree gchar *dir     = tl_program_cache_dir ();
   g_autofree gchar *classes = tl_tune_size_class (width, height);
   g_autofree gchar *key     = NULL;
@@ -126,8 +126,8 @@ tl_tune_path (TlContext      *context,
     return NULL;
 
   key = g_strdup_printf ("v%d|%s|%s|%s|%s|%s|%s", TL_TUNE_VERSION,
-                         device->name, device->driver_version, filter->name,
-                         codec ? tl_codec_get_variant (codec) : "",
+                         device_name, driver_version ? driver_version : "",
+                         filter->name, variant ? variant : "",
                          tl_mode_to_string (mode), classes);
   sum    = g_compute_checksum_for_string (G_CHECKSUM_SHA256, key, -1);
   parent = g_path_get_dirname (dir);
@@ -144,15 +144,39 @@ tl_tune_lookup (TlContext      *context,
                 guint           height,
                 TlTuning       *tuning)
 {
+  const TlDevice *device;
+
+  g_return_val_if_fail (context != NULL, FALSE);
+
+  device = tl_context_get_device (context);
+  return tl_tune_lookup_device (device->name, device->driver_version, filter,
+                                codec ? tl_codec_get_variant (codec) : "",
+                                mode, width, height, tuning);
+}
+
+/* The same, for a device known by name and driver version (the dialog's
+ * devices have no context) and a storage VARIANT ("" for float).
+ */
+gboolean
+tl_tune_lookup_device (const gchar    *device_name,
+                       const gchar    *driver_version,
+                       const TlFilter *filter,
+                       const gchar    *variant,
+                       TlMode          mode,
+                       guint           width,
+                       guint           height,
+                       TlTuning       *tuning)
+{
   g_autofree gchar     *path   = NULL;
   g_autoptr(JsonParser) parser = NULL;
   JsonObject           *object;
   JsonArray            *shape;
 
-  g_return_val_if_fail (context != NULL && filter != NULL, FALSE);
+  g_return_val_if_fail (device_name != NULL && filter != NULL, FALSE);
   g_return_val_if_fail (tuning != NULL, FALSE);
 
-  path = tl_tune_path (context, filter, codec, mode, width, height);
+  path = tl_tune_path (device_name, driver_version, filter, variant, mode,
+                       width, height);
   if (path == NULL || ! g_file_test (path, G_FILE_TEST_IS_REGULAR))
     return FALSE;
 
@@ -198,7 +222,10 @@ tl_tune_store (TlContext      *context,
                const TlPixels *pixels,
                const TlTuning *tuning)
 {
-  g_autofree gchar       *path    = tl_tune_path (context, filter, codec,
+  const TlDevice         *device  = tl_context_get_device (context);
+  g_autofree gchar       *path    = tl_tune_path (device->name,
+                                                  device->driver_version, filter,
+                                                  codec ? tl_codec_get_variant (codec) : "",
                                                   tuning->choice.mode,
                                                   pixels->width, pixels->height);
   g_autofree gchar       *dir     = NULL;

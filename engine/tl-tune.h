@@ -63,6 +63,14 @@ gboolean  tl_tune_lookup      (TlContext       *context,
                                guint            width,
                                guint            height,
                                TlTuning        *tuning);
+gboolean  tl_tune_lookup_device (const gchar   *device_name,
+                                 const gchar   *driver_version,
+                                 const TlFilter *filter,
+                                 const gchar   *variant,
+                                 TlMode         mode,
+                                 guint          width,
+                                 guint          height,
+                                 TlTuning      *tuning);
 gchar    *tl_tune_size_class  (guint            width,
                                guint            height);
 

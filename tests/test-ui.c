@@ -29,6 +29,7 @@
 #include "tl-preview.h"
 #include "tl-run.h"
 #include "tl-summary.h"
+#include "tl-tune.h"
 
 static TlImage *photo;
 static gchar   *po_dir;
@@ -1109,6 +1110,72 @@ screenshots (const gchar *language)
   destroy (dialog, panel);
 }
 
+/* After a tuning search for this device, layer storage and size, "auto"
+ * shows the tuned choice and says so, with the search's length.
+ */
+static void
+test_tuned (void)
+{
+  g_autoptr(GError)    error   = NULL;
+  g_autoptr(TlContext) context = NULL;
+  g_autoptr(TlCodec)   codec   = NULL;
+  g_autofree TlValue  *values  = NULL;
+  g_autofree gpointer  in = NULL, out = NULL;
+  GeglRectangle        region  = photo_region ();
+  const TlFilter      *filter  = tl_filter_lookup ("invert", NULL);
+  GeglBuffer          *buffer  = tl_image_get_buffer (photo);
+  TlHostSettings       settings;
+  TlDialogPanel       *panel;
+  GtkWidget           *dialog;
+  TlTuning             tuning;
+  TlPixels             pixels;
+  TlLimits             limits;
+  TlPlan               shown;
+  const gchar         *rule;
+
+  context = tl_context_new (NULL, &error);
+  g_assert_no_error (error);
+  codec = tl_codec_new (gegl_buffer_get_format (buffer), filter->format, &error);
+  g_assert_no_error (error);
+  in  = g_malloc ((gsize) region.width * region.height *
+                  tl_codec_get_pixel_size (codec));
+  out = g_malloc ((gsize) region.width * region.height *
+                  tl_codec_get_pixel_size (codec));
+  gegl_buffer_get (buffer, &region, 1.0, tl_codec_get_format (codec), in,
+                   GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
+  pixels.width  = region.width;
+  pixels.height = region.height;
+  pixels.codec  = codec;
+  pixels.in     = in;
+  pixels.out    = out;
+  values = tl_filter_default_values (filter);
+  g_assert_true (tl_tune_search (context, filter, values, TL_MODE_UNIFORM,
+                                 &pixels, 3, NULL, NULL, &tuning, &error));
+  g_assert_no_error (error);
+  g_test_message ("tuned: %ux%u, swizzle %u, %u px/item, %.3f ms, %u choices "
+                  "in %.2f s", tuning.choice.shape[0], tuning.choice.shape[1],
+                  tuning.choice.swizzle, tuning.choice.pixels_per_item,
+                  tuning.best_ms, tuning.n_choices, tuning.search_s);
+
+  tl_host_settings_init (&settings, filter);
+  dialog = tl_dialog_new (filter, &settings, buffer, &region, NULL);
+  panel  = tl_dialog_get_panel (TL_DIALOG (dialog));
+  show_and_wait (dialog, panel);
+
+  rule = tl_dialog_panel_get_summary (panel, "rule");
+  g_test_message ("summary: %s", rule);
+  g_assert_true (g_str_has_prefix (rule, "automatic, tuned: the fastest choice"));
+  g_assert_nonnull (strstr (rule, "the search took"));
+  g_assert_true (tl_dialog_panel_get_plan (panel, &limits, &shown));
+  g_assert_true (shown.tuned);
+  g_assert_cmpuint (shown.local[0], ==, tuning.choice.shape[0]);
+  g_assert_cmpuint (shown.local[1], ==, tuning.choice.shape[1]);
+  g_assert_cmpuint (shown.swizzle, ==, tuning.choice.swizzle);
+  g_assert_cmpuint (shown.pixels_per_item, ==, tuning.choice.pixels_per_item);
+
+  destroy (dialog, panel);
+}
+
 static void
 test_screenshots_en (void)
 {
@@ -1285,6 +1352,8 @@ main (int    argc,
   g_test_add_func ("/ui/no-opencl", test_no_opencl);
   g_test_add_func ("/ui/screenshots/en", test_screenshots_en);
   g_test_add_func ("/ui/screenshots/ja", test_screenshots_ja);
+  /* Last: the tuning data it leaves would change "auto" for the others. */
+  g_test_add_func ("/ui/tuned", test_tuned);
 
   status = g_test_run ();
 

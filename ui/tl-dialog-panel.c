@@ -12,6 +12,7 @@
 #include "tl-error.h"
 #include "tl-preview.h"
 #include "tl-summary.h"
+#include "tl-tune.h"
 
 #define TL_DIALOG_PANEL_MAX_SHAPE   4096   /* over any device: the planner refuses, not the spin */
 #define TL_DIALOG_PANEL_MAX_K       4096
@@ -127,6 +128,7 @@ struct _TlDialogPanel
   GtkBox                parent_instance;
 
   const TlFilter       *filter;        /* NULL: the thread-map procedure */
+  gchar                *variant;       /* the layer's storage, for tuning */
   GeglRectangle         region;
   GeglRectangle         extent;        /* the layer */
   GeglRectangle         area;          /* where the kernels run */
@@ -1222,17 +1224,40 @@ tl_dialog_panel_evaluate (TlDialogPanel *self)
         }
       else
         {
+          TlTuning tuning;
+          gboolean tuned = FALSE;
+
           if (strcmp (shape, "seed") == 0)
             choice.shape_kind = TL_SHAPE_SEED;
           if (choice.pixels_per_item == 0)
             choice.pixels_per_item = tl_dialog_panel_default_pixels (self);
 
-          if (tl_plan_compute (&self->limits, &choice, self->area.width,
+          /* "auto" shows what a run will take: the tuned choice where a
+           * search has been run for this device, storage and size.
+           */
+          if (choice.shape_kind == TL_SHAPE_AUTO && self->filter && device &&
+              tl_tune_lookup_device (device->name, device->driver, self->filter,
+                                     self->variant ? self->variant : "",
+                                     choice.mode, self->area.width,
+                                     self->area.height, &tuning) &&
+              tl_plan_compute (&self->limits, &tuning.choice, self->area.width,
+                               self->area.height, &self->plan, NULL))
+            {
+              self->plan.shape_rule = N_("auto: tuned, the fastest choice measured");
+              self->plan.tuned      = TRUE;
+              self->plan.tuned_ms   = tuning.best_ms;
+              self->plan.tuning_s   = tuning.search_s;
+              self->have_plan       = TRUE;
+              tuned                 = TRUE;
+            }
+
+          if (! tuned &&
+              tl_plan_compute (&self->limits, &choice, self->area.width,
                                self->area.height, &self->plan, &error))
             {
               self->have_plan = TRUE;
             }
-          else
+          else if (! tuned)
             {
               /* TRANSLATORS: %s is an OpenCL device's name; the planner's
                * reason follows on the next line.
@@ -1422,6 +1447,7 @@ tl_dialog_panel_finalize (GObject *object)
   g_clear_object (&self->device_store);
   g_free (self->devices_error);
   g_free (self->param_error);
+  g_free (self->variant);
   g_free (self->message);
 
   G_OBJECT_CLASS (tl_dialog_panel_parent_class)->finalize (object);
@@ -1492,6 +1518,14 @@ tl_dialog_panel_new (const TlFilter       *filter,
                        NULL);
   self->filter = filter;
   self->region = *region;
+  /* The storage the layer will travel in picks the tuning data. */
+  if (filter && source)
+    {
+      g_autoptr(TlCodec) codec = tl_codec_new (gegl_buffer_get_format (source),
+                                               filter->format, NULL);
+
+      self->variant = g_strdup (codec ? tl_codec_get_variant (codec) : "");
+    }
   self->extent = source ? *gegl_buffer_get_extent (source) : *region;
   self->area   = *region;
 

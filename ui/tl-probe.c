@@ -85,6 +85,7 @@ tl_probe_device_copy (const TlProbeDevice *device)
   *copy = *device;
   copy->name  = g_strdup (device->name ? device->name : "");
   copy->kind  = g_strdup (device->kind);
+  copy->driver = g_strdup (device->driver);
   copy->spec  = g_strdup (device->spec ? device->spec : copy->name);
   copy->error = g_strdup (device->error);
 
@@ -99,6 +100,7 @@ tl_probe_device_free (TlProbeDevice *device)
 
   g_free (device->name);
   g_free (device->kind);
+  g_free (device->driver);
   g_free (device->spec);
   g_free (device->error);
   g_free (device);
@@ -141,6 +143,7 @@ tl_probe_devices (const TlFilter *filter,
 
       probe->name = g_strdup (device->name);
       probe->kind = g_strdup (tl_cl_device_type_name (device->type));
+      probe->driver = g_strdup (device->driver_version);
       /* A name survives a new device being plugged in; an index is the
        * only way to tell two devices of the same name apart.
        */

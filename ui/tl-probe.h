@@ -29,6 +29,7 @@ typedef struct
   gboolean  measured;
   gchar    *error;         /* why it was not measured */
   gboolean  names_compute_units;  /* the overlay's compute-unit mode works */
+  gchar    *driver;        /* its driver version, for the tuning data */
 } TlProbeDevice;
 
 TlProbeDevice *tl_probe_device_copy    (const TlProbeDevice *device);

@@ -66,8 +66,8 @@ static const struct
   const gchar *text;
 } tl_summary_rules[] =
 {
-  { "auto: seed rule w = P, h = M / P",
-    N_("automatic: the seed rule, w = P, h = M / P") },
+  { "auto: not tuned yet, seed rule w = P, h = M / P",
+    N_("automatic, not tuned yet: the seed rule, w = P, h = M / P") },
   { "seed rule w = P, h = M / P",
     N_("the seed rule, w = P, h = M / P") },
   { "seed rule w = P, h = M / P, h cut to the device's limit in y",
@@ -319,7 +319,22 @@ tl_summary_show_plan (TlSummary      *summary,
                                plan->swizzle_grid[1]);
 
   tl_summary_set (summary, "local", local);
-  tl_summary_set (summary, "rule", tl_summary_translate_rule (plan->shape_rule));
+  if (plan->tuned)
+    {
+      /* TRANSLATORS: the shape (and swizzle and pixels per item) came
+       * from a timed search; its median time, then the search's length.
+       */
+      g_autofree gchar *rule = g_strdup_printf (_("automatic, tuned: the fastest "
+                                                  "choice measured (%.3f ms); "
+                                                  "the search took %.1f s"),
+                                                plan->tuned_ms, plan->tuning_s);
+
+      tl_summary_set (summary, "rule", rule);
+    }
+  else
+    {
+      tl_summary_set (summary, "rule", tl_summary_translate_rule (plan->shape_rule));
+    }
   tl_summary_set (summary, "groups", groups);
   tl_summary_set (summary, "launches", launches->str);
   tl_summary_set (summary, "items", items);
