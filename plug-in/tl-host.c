@@ -792,6 +792,63 @@ tl_host_process (const TlHostSettings *settings,
   return TRUE;
 }
 
+/* The bounded search behind "auto" (tl-tune.c) for FILTER on REGION of
+ * SOURCE as it would run: the layer's storage, the settings' device, mode
+ * and parameters.  The result is kept on disk, where later runs and the
+ * dialog's summary find it.
+ */
+gboolean
+tl_host_tune (const TlHostSettings *settings,
+              const TlFilter       *filter,
+              GeglBuffer           *source,
+              const GeglRectangle  *region,
+              TlTuning             *tuning,
+              GError              **error)
+{
+  TlContext           *context;
+  g_autoptr(TlCodec)   codec = NULL;
+  g_autofree guint8   *in    = NULL;
+  g_autofree guint8   *out   = NULL;
+  GeglRectangle        area;
+  TlChoice             choice;
+  TlPixels             pixels;
+
+  g_return_val_if_fail (settings != NULL && filter != NULL, FALSE);
+  g_return_val_if_fail (GEGL_IS_BUFFER (source) && tuning != NULL, FALSE);
+  g_return_val_if_fail (region != NULL && region->width > 0 && region->height > 0, FALSE);
+
+  if (! tl_host_settings_to_choice (settings, &choice, error) ||
+      ! tl_filter_check_values (filter, settings->values, error))
+    return FALSE;
+  context = tl_host_get_context (settings, error);
+  if (context == NULL)
+    return FALSE;
+  codec = tl_codec_new (gegl_buffer_get_format (source), filter->format, error);
+  if (codec == NULL)
+    return FALSE;
+
+  in = tl_host_read_area (source, region, tl_filter_halo (filter, settings->values),
+                          tl_codec_get_format (codec), &area, error);
+  out = in ? g_try_malloc ((gsize) area.width * area.height *
+                           tl_codec_get_pixel_size (codec)) : NULL;
+  if (out == NULL)
+    {
+      if (in)
+        g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
+                     _("not enough memory for a %dx%d region"), area.width,
+                     area.height);
+      return FALSE;
+    }
+
+  pixels.width  = area.width;
+  pixels.height = area.height;
+  pixels.codec  = codec;
+  pixels.in     = in;
+  pixels.out    = out;
+  return tl_tune_search (context, filter, settings->values, choice.mode,
+                         &pixels, 3, NULL, NULL, tuning, error);
+}
+
 /* The thread-map procedure: the map of the overlay kernel's own dispatch
  * over REGION of SOURCE, which stays as it is.
  */

@@ -16,6 +16,7 @@
 
 #include "tl-filter.h"
 #include "tl-plan.h"
+#include "tl-tune.h"
 
 G_BEGIN_DECLS
 
@@ -147,6 +148,12 @@ gboolean         tl_host_thread_map       (const TlHostSettings *settings,
                                            TlHostOverlay        *overlay,
                                            GError              **error);
 void             tl_host_overlay_clear    (TlHostOverlay        *overlay);
+gboolean         tl_host_tune             (const TlHostSettings *settings,
+                                           const TlFilter       *filter,
+                                           GeglBuffer           *source,
+                                           const GeglRectangle  *region,
+                                           TlTuning             *tuning,
+                                           GError              **error);
 
 gboolean         tl_host_apply            (const TlHostGimp     *gimp,
                                            const TlFilter       *filter,

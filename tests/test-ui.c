@@ -1110,8 +1110,23 @@ screenshots (const gchar *language)
   destroy (dialog, panel);
 }
 
-/* After a tuning search for this device, layer storage and size, "auto"
- * shows the tuned choice and says so, with the search's length.
+static void
+find_button (GtkWidget *widget,
+             gpointer   data)
+{
+  GtkWidget **found = data;
+
+  if (*found)
+    return;
+  if (GTK_IS_BUTTON (widget) && gtk_button_get_label (GTK_BUTTON (widget)) &&
+      strcmp (gtk_button_get_label (GTK_BUTTON (widget)), "Tu_ne") == 0)
+    *found = widget;
+  else if (GTK_IS_CONTAINER (widget))
+    gtk_container_forall (GTK_CONTAINER (widget), find_button, data);
+}
+
+/* Tune runs the search for this device, layer storage and size; then
+ * "auto" shows the tuned choice and says so, with the search's length.
  */
 static void
 test_tuned (void)
@@ -1119,53 +1134,51 @@ test_tuned (void)
   g_autoptr(GError)    error   = NULL;
   g_autoptr(TlContext) context = NULL;
   g_autoptr(TlCodec)   codec   = NULL;
-  g_autofree TlValue  *values  = NULL;
-  g_autofree gpointer  in = NULL, out = NULL;
   GeglRectangle        region  = photo_region ();
   const TlFilter      *filter  = tl_filter_lookup ("invert", NULL);
   GeglBuffer          *buffer  = tl_image_get_buffer (photo);
+  const TlDevice      *device;
   TlHostSettings       settings;
   TlDialogPanel       *panel;
-  GtkWidget           *dialog;
+  GtkWidget           *dialog, *tune = NULL;
   TlTuning             tuning;
-  TlPixels             pixels;
   TlLimits             limits;
   TlPlan               shown;
   const gchar         *rule;
-
-  context = tl_context_new (NULL, &error);
-  g_assert_no_error (error);
-  codec = tl_codec_new (gegl_buffer_get_format (buffer), filter->format, &error);
-  g_assert_no_error (error);
-  in  = g_malloc ((gsize) region.width * region.height *
-                  tl_codec_get_pixel_size (codec));
-  out = g_malloc ((gsize) region.width * region.height *
-                  tl_codec_get_pixel_size (codec));
-  gegl_buffer_get (buffer, &region, 1.0, tl_codec_get_format (codec), in,
-                   GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
-  pixels.width  = region.width;
-  pixels.height = region.height;
-  pixels.codec  = codec;
-  pixels.in     = in;
-  pixels.out    = out;
-  values = tl_filter_default_values (filter);
-  g_assert_true (tl_tune_search (context, filter, values, TL_MODE_UNIFORM,
-                                 &pixels, 3, NULL, NULL, &tuning, &error));
-  g_assert_no_error (error);
-  g_test_message ("tuned: %ux%u, swizzle %u, %u px/item, %.3f ms, %u choices "
-                  "in %.2f s", tuning.choice.shape[0], tuning.choice.shape[1],
-                  tuning.choice.swizzle, tuning.choice.pixels_per_item,
-                  tuning.best_ms, tuning.n_choices, tuning.search_s);
 
   tl_host_settings_init (&settings, filter);
   dialog = tl_dialog_new (filter, &settings, buffer, &region, NULL);
   panel  = tl_dialog_get_panel (TL_DIALOG (dialog));
   show_and_wait (dialog, panel);
+  g_assert_true (g_str_has_prefix (tl_dialog_panel_get_summary (panel, "rule"),
+                                   "automatic, not tuned yet"));
+
+  find_button (dialog, &tune);
+  g_assert_nonnull (tune);
+  gtk_button_clicked (GTK_BUTTON (tune));
+  g_assert_false (gtk_widget_get_sensitive (tune));
+  wait_for (panel);
+  g_assert_true (gtk_widget_get_sensitive (tune));
 
   rule = tl_dialog_panel_get_summary (panel, "rule");
   g_test_message ("summary: %s", rule);
   g_assert_true (g_str_has_prefix (rule, "automatic, tuned: the fastest choice"));
   g_assert_nonnull (strstr (rule, "the search took"));
+
+  /* What it shows is what the search kept for this layer's storage. */
+  context = tl_context_new (NULL, &error);
+  g_assert_no_error (error);
+  device = tl_context_get_device (context);
+  codec  = tl_codec_new (gegl_buffer_get_format (buffer), filter->format, &error);
+  g_assert_no_error (error);
+  g_assert_true (tl_tune_lookup_device (device->name, device->driver_version,
+                                        filter, tl_codec_get_variant (codec),
+                                        TL_MODE_UNIFORM, region.width,
+                                        region.height, &tuning));
+  g_test_message ("tuned: %ux%u, swizzle %u, %u px/item, %.3f ms, %u choices "
+                  "in %.2f s", tuning.choice.shape[0], tuning.choice.shape[1],
+                  tuning.choice.swizzle, tuning.choice.pixels_per_item,
+                  tuning.best_ms, tuning.n_choices, tuning.search_s);
   g_assert_true (tl_dialog_panel_get_plan (panel, &limits, &shown));
   g_assert_true (shown.tuned);
   g_assert_cmpuint (shown.local[0], ==, tuning.choice.shape[0]);

@@ -140,6 +140,9 @@ struct _TlDialogPanel
   gchar                *devices_error;
   gboolean              injected;
   gboolean              probing;
+  gboolean              tuning;        /* a search for "auto" is running */
+  GtkWidget            *tune_button;
+  GeglBuffer           *source;        /* the layer, for tuning */
   GCancellable         *cancellable;
   gboolean              disposed;
 
@@ -840,6 +843,106 @@ tl_dialog_panel_swizzle_toggled (GtkToggleButton *button,
   tl_dialog_panel_update (self);
 }
 
+static void tl_dialog_panel_set_message (TlDialogPanel *self,
+                                         const gchar   *heading,
+                                         const gchar   *detail);
+static void tl_dialog_panel_update      (TlDialogPanel *self);
+
+typedef struct
+{
+  TlHostSettings  settings;
+  const TlFilter *filter;
+  GeglBuffer     *source;
+  GeglRectangle   region;
+  TlTuning        tuning;
+  GError         *error;
+} TlDialogTuneJob;
+
+static void
+tl_dialog_panel_tune_job_free (gpointer data)
+{
+  TlDialogTuneJob *job = data;
+
+  g_clear_object (&job->source);
+  g_clear_error (&job->error);
+  g_free (job);
+}
+
+static void
+tl_dialog_panel_tune_thread (GTask        *task,
+                             gpointer      source_object,
+                             gpointer      task_data,
+                             GCancellable *cancellable)
+{
+  TlDialogTuneJob *job = task_data;
+
+  /* The preview's kernels and the search must not share the device. */
+  tl_probe_lock ();
+  tl_host_tune (&job->settings, job->filter, job->source, &job->region,
+                &job->tuning, &job->error);
+  tl_probe_unlock ();
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+tl_dialog_panel_tuned (GObject      *source_object,
+                       GAsyncResult *result,
+                       gpointer      data)
+{
+  GWeakRef        *ref  = data;
+  TlDialogPanel   *self = g_weak_ref_get (ref);
+  TlDialogTuneJob *job  = g_task_get_task_data (G_TASK (result));
+
+  tl_probe_job_end ();
+  g_weak_ref_clear (ref);
+  g_free (ref);
+  if (self == NULL)
+    return;
+
+  self->tuning = FALSE;
+  if (! self->disposed)
+    {
+      gtk_button_set_label (GTK_BUTTON (self->tune_button), _("Tu_ne"));
+      gtk_widget_set_sensitive (self->tune_button, TRUE);
+      if (job->error)
+        tl_dialog_panel_set_message (self, _("Tuning failed."),
+                                     job->error->message);
+      else
+        tl_dialog_panel_update (self);
+    }
+  g_object_unref (self);
+}
+
+/* Runs the search in a worker thread; the summary shows its result. */
+static void
+tl_dialog_panel_tune (TlDialogPanel *self)
+{
+  TlDialogTuneJob *job;
+  GWeakRef        *ref;
+  GTask           *task;
+
+  if (self->tuning)
+    return;
+
+  job = g_new0 (TlDialogTuneJob, 1);
+  job->settings = self->settings;
+  job->filter   = self->filter;
+  job->source   = g_object_ref (self->source);
+  job->region   = self->region;
+
+  self->tuning = TRUE;
+  gtk_button_set_label (GTK_BUTTON (self->tune_button), _("Tuning…"));
+  gtk_widget_set_sensitive (self->tune_button, FALSE);
+
+  ref = g_new0 (GWeakRef, 1);
+  g_weak_ref_init (ref, self);
+  tl_probe_job_begin ();
+  task = g_task_new (NULL, NULL, tl_dialog_panel_tuned, ref);
+  g_task_set_task_data (task, job, tl_dialog_panel_tune_job_free);
+  g_task_run_in_thread (task, tl_dialog_panel_tune_thread);
+  g_object_unref (task);
+}
+
 static GtkWidget *
 tl_dialog_panel_dispatch_page (TlDialogPanel *self)
 {
@@ -889,7 +992,25 @@ tl_dialog_panel_dispatch_page (TlDialogPanel *self)
   gtk_grid_attach (GTK_GRID (grid),
                    tl_dialog_panel_label (_("Sh_ape:"), self->shape_combo),
                    0, row, 1, 1);
-  gtk_grid_attach (GTK_GRID (grid), self->shape_combo, 1, row++, 1, 1);
+  if (self->filter && self->source)
+    {
+      GtkWidget *shape_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+
+      self->tune_button = gtk_button_new_with_mnemonic (_("Tu_ne"));
+      gtk_widget_set_tooltip_text (self->tune_button,
+                                   _("Time the candidate shapes, swizzles and "
+                                     "pixels per item on this layer and keep "
+                                     "the fastest for Automatic"));
+      g_signal_connect_swapped (self->tune_button, "clicked",
+                                G_CALLBACK (tl_dialog_panel_tune), self);
+      gtk_box_pack_start (GTK_BOX (shape_box), self->shape_combo, TRUE, TRUE, 0);
+      gtk_box_pack_start (GTK_BOX (shape_box), self->tune_button, FALSE, FALSE, 0);
+      gtk_grid_attach (GTK_GRID (grid), shape_box, 1, row++, 1, 1);
+    }
+  else
+    {
+      gtk_grid_attach (GTK_GRID (grid), self->shape_combo, 1, row++, 1, 1);
+    }
 
   self->shape_width = tl_dialog_panel_spin (1, TL_DIALOG_PANEL_MAX_SHAPE, 8);
   gtk_widget_set_tooltip_text (self->shape_width,
@@ -1448,6 +1569,7 @@ tl_dialog_panel_finalize (GObject *object)
   g_free (self->devices_error);
   g_free (self->param_error);
   g_free (self->variant);
+  g_clear_object (&self->source);
   g_free (self->message);
 
   G_OBJECT_CLASS (tl_dialog_panel_parent_class)->finalize (object);
@@ -1517,6 +1639,7 @@ tl_dialog_panel_new (const TlFilter       *filter,
                        "spacing", 18,
                        NULL);
   self->filter = filter;
+  self->source = source ? g_object_ref (source) : NULL;
   self->region = *region;
   /* The storage the layer will travel in picks the tuning data. */
   if (filter && source)
@@ -1960,7 +2083,7 @@ tl_dialog_panel_is_busy (TlDialogPanel *panel)
 {
   g_return_val_if_fail (TL_IS_DIALOG_PANEL (panel), FALSE);
 
-  return (panel->probing ||
+  return (panel->probing || panel->tuning ||
           tl_preview_is_busy (TL_PREVIEW (panel->preview)));
 }
 
