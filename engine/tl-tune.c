@@ -1,12 +1,12 @@
 /* ThreadLens: timing dispatch choices, and the tuned "auto" shape.
  *
- * The search is bounded and greedy: every work-group shape of 32 to 1024
- * items whose width is a multiple of P (or the whole group), then the
- * swizzle tiles 4, 8 and 16 on the fastest shape, then 2 and 4 pixels per
- * item.  A swizzle or k is kept only when it is at least 3% faster, so
- * noise never picks a swizzle that does not pay.  Results live in one
- * small JSON file per device, filter, storage, mode and size class,
- * written atomically; a file that does not parse is searched again.
+ * The search is bounded: every work-group shape of 32 to 1024 items whose
+ * width is a multiple of P (or the whole group) under 1, 2 and 4 pixels
+ * per item, then the swizzle tiles 4, 8 and 16 on the fastest.  A swizzle
+ * is kept only when it is at least 3% faster, so noise never picks a
+ * swizzle that does not pay.  Results live in one small JSON file per
+ * device, filter, storage, mode and size class, written atomically; a
+ * file that does not parse is searched again.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -343,7 +343,7 @@ tl_tune_search (TlContext       *context,
                 GError         **error)
 {
   static const guint swizzles[] = { 4, 8, 16 };
-  static const guint ks[]       = { 2, 4 };
+  static const guint ks[]       = { 1, 2, 4 };
   TlTuneSearch       search     = { context, filter, values, pixels, runs,
                                     0, 0, progress, progress_data };
   g_autoptr(GArray)  shapes     = NULL;
@@ -352,7 +352,7 @@ tl_tune_search (TlContext       *context,
   TlPlan             plan;
   gint64             start      = g_get_monotonic_time ();
   gdouble            ms;
-  guint              i;
+  guint              i, k;
 
   g_return_val_if_fail (context != NULL && filter != NULL, FALSE);
   g_return_val_if_fail (pixels != NULL && tuning != NULL, FALSE);
@@ -366,7 +366,7 @@ tl_tune_search (TlContext       *context,
     return FALSE;
 
   shapes       = tl_tune_candidates (&limits, &base);
-  search.total = shapes->len + G_N_ELEMENTS (swizzles) + G_N_ELEMENTS (ks) + 2;
+  search.total = shapes->len * G_N_ELEMENTS (ks) + G_N_ELEMENTS (swizzles) + 2;
   memset (tuning, 0, sizeof (*tuning));
   tuning->width  = pixels->width;
   tuning->height = pixels->height;
@@ -380,19 +380,23 @@ tl_tune_search (TlContext       *context,
   if (! tl_tune_time (&search, &choice, &tuning->driver_ms, error))
     return FALSE;
 
+  /* Every shape under each k: more pixels per item change which shape
+   * is best (on CPUs most of all).
+   */
   tuning->best_ms = G_MAXDOUBLE;
-  for (i = 0; i < shapes->len; i++)
-    {
-      const TlChoice *candidate = &g_array_index (shapes, TlChoice, i);
-
-      if (! tl_tune_time (&search, candidate, &ms, error))
-        return FALSE;
-      if (ms < tuning->best_ms)
-        {
-          tuning->best_ms = ms;
-          tuning->choice  = *candidate;
-        }
-    }
+  for (k = 0; k < G_N_ELEMENTS (ks); k++)
+    for (i = 0; i < shapes->len; i++)
+      {
+        choice                 = g_array_index (shapes, TlChoice, i);
+        choice.pixels_per_item = ks[k];
+        if (! tl_tune_time (&search, &choice, &ms, error))
+          return FALSE;
+        if (ms < tuning->best_ms)
+          {
+            tuning->best_ms = ms;
+            tuning->choice  = choice;
+          }
+      }
   if (tuning->best_ms == G_MAXDOUBLE)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
@@ -406,19 +410,6 @@ tl_tune_search (TlContext       *context,
     {
       choice         = tuning->choice;
       choice.swizzle = swizzles[i];
-      if (! tl_tune_time (&search, &choice, &ms, error))
-        return FALSE;
-      if (ms < TL_TUNE_KEEP_GAIN * tuning->best_ms)
-        {
-          tuning->best_ms = ms;
-          tuning->choice  = choice;
-        }
-    }
-
-  for (i = 0; i < G_N_ELEMENTS (ks); i++)
-    {
-      choice                 = tuning->choice;
-      choice.pixels_per_item = ks[i];
       if (! tl_tune_time (&search, &choice, &ms, error))
         return FALSE;
       if (ms < TL_TUNE_KEEP_GAIN * tuning->best_ms)

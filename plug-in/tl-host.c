@@ -689,6 +689,49 @@ tl_host_draw_map (TlContext            *context,
   return TRUE;
 }
 
+/* FILTER's input for REGION of SOURCE: the region grown by the filter's
+ * halo (AREA), read in the narrowest storage that loses nothing for the
+ * layer (8-bit layers move 4 bytes a pixel), and an output of the same
+ * size.  PIXELS points at both, which the caller frees.
+ */
+static gboolean
+tl_host_read_pixels (const TlHostSettings *settings,
+                     const TlFilter       *filter,
+                     GeglBuffer           *source,
+                     const GeglRectangle  *region,
+                     TlCodec             **codec,
+                     GeglRectangle        *area,
+                     TlPixels             *pixels,
+                     GError              **error)
+{
+  gpointer in, out;
+
+  *codec = tl_codec_new (gegl_buffer_get_format (source), filter->format, error);
+  if (*codec == NULL)
+    return FALSE;
+
+  in = tl_host_read_area (source, region, tl_filter_halo (filter, settings->values),
+                          tl_codec_get_format (*codec), area, error);
+  out = in ? g_try_malloc ((gsize) area->width * area->height *
+                           tl_codec_get_pixel_size (*codec)) : NULL;
+  if (out == NULL)
+    {
+      if (in)
+        g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
+                     _("not enough memory for a %dx%d region"), area->width,
+                     area->height);
+      g_free (in);
+      return FALSE;
+    }
+
+  pixels->width  = area->width;
+  pixels->height = area->height;
+  pixels->codec  = *codec;
+  pixels->in     = in;
+  pixels->out    = out;
+  return TRUE;
+}
+
 /* Filters REGION of SOURCE into the same place of TARGET.  The filter
  * reads its halo around the region from SOURCE (clamped at the layer's
  * edges, as the filter's own borders are); TARGET is written only on
@@ -709,15 +752,14 @@ tl_host_process (const TlHostSettings *settings,
 {
   TlContext           *context;
   g_autoptr(TlCodec)   codec   = NULL;
-  g_autofree guint8   *in      = NULL;
-  g_autofree guint8   *out     = NULL;
   g_autofree gchar    *message = NULL;
   const Babl          *format;
   GeglRectangle        area;
   TlChoice             choice;
-  TlPixels             pixels;
+  TlPixels             pixels  = { 0, };
   TlRunTimes           times;
   gsize                pixel_size, offset;
+  gboolean             ok      = FALSE;
 
   g_return_val_if_fail (settings != NULL && filter != NULL, FALSE);
   g_return_val_if_fail (GEGL_IS_BUFFER (source) && GEGL_IS_BUFFER (target), FALSE);
@@ -733,23 +775,11 @@ tl_host_process (const TlHostSettings *settings,
     return FALSE;
   tl_host_report (NULL, NULL, 0.05, "OpenCL ready");
 
-  /* The layer's own depth travels: 8-bit layers move 4 bytes a pixel. */
-  codec = tl_codec_new (gegl_buffer_get_format (source), filter->format, error);
-  if (codec == NULL)
+  if (! tl_host_read_pixels (settings, filter, source, region, &codec, &area,
+                             &pixels, error))
     return FALSE;
   format     = tl_codec_get_format (codec);
   pixel_size = tl_codec_get_pixel_size (codec);
-  in = tl_host_read_area (source, region, tl_filter_halo (filter, settings->values),
-                          format, &area, error);
-  out = in ? g_try_malloc ((gsize) area.width * area.height * pixel_size) : NULL;
-  if (out == NULL)
-    {
-      if (in)
-        g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
-                     _("not enough memory for a %dx%d region"), area.width,
-                     area.height);
-      return FALSE;
-    }
 
   /* TRANSLATORS: ThreadLens: FILTER on DEVICE */
   message = g_strdup_printf (_("ThreadLens: %s on %s"), _(filter->label),
@@ -757,14 +787,9 @@ tl_host_process (const TlHostSettings *settings,
   tl_host_report (progress, progress_data, 0.3, message);
   tl_host_report (NULL, NULL, 0.3, "pixels read");
 
-  pixels.width  = area.width;
-  pixels.height = area.height;
-  pixels.codec  = codec;
-  pixels.in     = in;
-  pixels.out    = out;
   if (! tl_run_filter (context, filter, settings->values, &choice, &pixels,
                        NULL, &times, error))
-    return FALSE;
+    goto out;
   g_debug ("upload %.1f ms, kernels %.1f ms, download %.1f ms",
            times.upload_ms, times.kernel_ms, times.download_ms);
 
@@ -774,22 +799,26 @@ tl_host_process (const TlHostSettings *settings,
       g_autofree gfloat *shown = g_new (gfloat, (gsize) area.width * area.height * 4);
 
       babl_process (babl_fish (format, babl_format ("R'G'B'A float")),
-                    out, shown, (glong) area.width * area.height);
+                    pixels.out, shown, (glong) area.width * area.height);
       tl_host_report (progress, progress_data, 0.8, _("ThreadLens: thread map"));
       if (! tl_host_draw_map (context, settings, filter, &area, shown, overlay,
                               error))
-        return FALSE;
+        goto out;
     }
 
   tl_host_report (progress, progress_data, 0.9, message);
   offset = ((gsize) (region->y - area.y) * area.width + (region->x - area.x)) *
            pixel_size;
-  gegl_buffer_set (target, region, 0, format, out + offset,
+  gegl_buffer_set (target, region, 0, format, (guint8 *) pixels.out + offset,
                    area.width * pixel_size);
   tl_host_report (progress, progress_data, 1.0, message);
   tl_host_report (NULL, NULL, 1.0, "pixels written");
+  ok = TRUE;
 
-  return TRUE;
+ out:
+  g_free ((gpointer) pixels.in);
+  g_free (pixels.out);
+  return ok;
 }
 
 /* The bounded search behind "auto" (tl-tune.c) for FILTER on REGION of
@@ -807,11 +836,10 @@ tl_host_tune (const TlHostSettings *settings,
 {
   TlContext           *context;
   g_autoptr(TlCodec)   codec = NULL;
-  g_autofree guint8   *in    = NULL;
-  g_autofree guint8   *out   = NULL;
   GeglRectangle        area;
   TlChoice             choice;
   TlPixels             pixels;
+  gboolean             ok;
 
   g_return_val_if_fail (settings != NULL && filter != NULL, FALSE);
   g_return_val_if_fail (GEGL_IS_BUFFER (source) && tuning != NULL, FALSE);
@@ -823,30 +851,15 @@ tl_host_tune (const TlHostSettings *settings,
   context = tl_host_get_context (settings, error);
   if (context == NULL)
     return FALSE;
-  codec = tl_codec_new (gegl_buffer_get_format (source), filter->format, error);
-  if (codec == NULL)
+  if (! tl_host_read_pixels (settings, filter, source, region, &codec, &area,
+                             &pixels, error))
     return FALSE;
 
-  in = tl_host_read_area (source, region, tl_filter_halo (filter, settings->values),
-                          tl_codec_get_format (codec), &area, error);
-  out = in ? g_try_malloc ((gsize) area.width * area.height *
-                           tl_codec_get_pixel_size (codec)) : NULL;
-  if (out == NULL)
-    {
-      if (in)
-        g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
-                     _("not enough memory for a %dx%d region"), area.width,
-                     area.height);
-      return FALSE;
-    }
-
-  pixels.width  = area.width;
-  pixels.height = area.height;
-  pixels.codec  = codec;
-  pixels.in     = in;
-  pixels.out    = out;
-  return tl_tune_search (context, filter, settings->values, choice.mode,
-                         &pixels, 3, NULL, NULL, tuning, error);
+  ok = tl_tune_search (context, filter, settings->values, choice.mode,
+                       &pixels, 3, NULL, NULL, tuning, error);
+  g_free ((gpointer) pixels.in);
+  g_free (pixels.out);
+  return ok;
 }
 
 /* The thread-map procedure: the map of the overlay kernel's own dispatch
