@@ -2,9 +2,9 @@
  *
  * The search is bounded: every work-group shape of 32 to 1024 items whose
  * width is a multiple of P (or the whole group) under 1, 2 and 4 pixels
- * per item, then the swizzle tiles 4, 8 and 16 on the fastest.  A swizzle
- * is kept only when it is at least 3% faster, so noise never picks a
- * swizzle that does not pay.  Results live in one small JSON file per
+ * per item, then the swizzle tiles 4, 8 and 16 on the three fastest of
+ * each k.  A swizzle is kept only when it is at least 3% faster, so noise
+ * never picks one that does not pay.  Results live in one small JSON file per
  * device, filter, storage, mode and size class, written atomically; a
  * file that does not parse is searched again.
  *
@@ -27,7 +27,9 @@
 #include "tl-tune.h"
 
 #define TL_TUNE_VERSION   1
-#define TL_TUNE_KEEP_GAIN 0.97    /* a refinement must beat the best by 3% */
+#define TL_TUNE_KEEP_GAIN 0.97    /* a swizzle must beat the best by 3% */
+#define TL_TUNE_FINALISTS 3       /* choices per k the swizzle is tried on */
+#define TL_TUNE_N_KS      3       /* pixels per item tried: 1, 2 and 4 */
 
 static gint
 tl_tune_compare (gconstpointer a,
@@ -343,7 +345,7 @@ tl_tune_search (TlContext       *context,
                 GError         **error)
 {
   static const guint swizzles[] = { 4, 8, 16 };
-  static const guint ks[]       = { 1, 2, 4 };
+  static const guint ks[TL_TUNE_N_KS] = { 1, 2, 4 };
   TlTuneSearch       search     = { context, filter, values, pixels, runs,
                                     0, 0, progress, progress_data };
   g_autoptr(GArray)  shapes     = NULL;
@@ -351,8 +353,10 @@ tl_tune_search (TlContext       *context,
   TlLimits           limits;
   TlPlan             plan;
   gint64             start      = g_get_monotonic_time ();
+  TlChoice           finalists[TL_TUNE_N_KS][TL_TUNE_FINALISTS];
+  gdouble            finalist_ms[TL_TUNE_N_KS][TL_TUNE_FINALISTS];
   gdouble            ms;
-  guint              i, k;
+  guint              i, k, f;
 
   g_return_val_if_fail (context != NULL && filter != NULL, FALSE);
   g_return_val_if_fail (pixels != NULL && tuning != NULL, FALSE);
@@ -366,7 +370,8 @@ tl_tune_search (TlContext       *context,
     return FALSE;
 
   shapes       = tl_tune_candidates (&limits, &base);
-  search.total = shapes->len * G_N_ELEMENTS (ks) + G_N_ELEMENTS (swizzles) + 2;
+  search.total = (shapes->len + TL_TUNE_FINALISTS * G_N_ELEMENTS (swizzles)) *
+                 G_N_ELEMENTS (ks) + 2;
   memset (tuning, 0, sizeof (*tuning));
   tuning->width  = pixels->width;
   tuning->height = pixels->height;
@@ -381,12 +386,18 @@ tl_tune_search (TlContext       *context,
     return FALSE;
 
   /* Every shape under each k: more pixels per item change which shape
-   * is best (on CPUs most of all).
+   * is best (on CPUs most of all).  The three fastest of each k go on to
+   * the swizzle, which pays for some shapes and not for others.
    */
   tuning->best_ms = G_MAXDOUBLE;
   for (k = 0; k < G_N_ELEMENTS (ks); k++)
+    for (i = 0; i < TL_TUNE_FINALISTS; i++)
+      finalist_ms[k][i] = G_MAXDOUBLE;
+  for (k = 0; k < G_N_ELEMENTS (ks); k++)
     for (i = 0; i < shapes->len; i++)
       {
+        guint f;
+
         choice                 = g_array_index (shapes, TlChoice, i);
         choice.pixels_per_item = ks[k];
         if (! tl_tune_time (&search, &choice, &ms, error))
@@ -395,6 +406,18 @@ tl_tune_search (TlContext       *context,
           {
             tuning->best_ms = ms;
             tuning->choice  = choice;
+          }
+        /* Keep each k's finalists sorted, fastest first. */
+        for (f = TL_TUNE_FINALISTS; f > 0 && ms < finalist_ms[k][f - 1]; f--)
+          if (f < TL_TUNE_FINALISTS)
+            {
+              finalist_ms[k][f] = finalist_ms[k][f - 1];
+              finalists[k][f]   = finalists[k][f - 1];
+            }
+        if (f < TL_TUNE_FINALISTS)
+          {
+            finalist_ms[k][f] = ms;
+            finalists[k][f]   = choice;
           }
       }
   if (tuning->best_ms == G_MAXDOUBLE)
@@ -406,18 +429,20 @@ tl_tune_search (TlContext       *context,
       return FALSE;
     }
 
-  for (i = 0; i < G_N_ELEMENTS (swizzles); i++)
-    {
-      choice         = tuning->choice;
-      choice.swizzle = swizzles[i];
-      if (! tl_tune_time (&search, &choice, &ms, error))
-        return FALSE;
-      if (ms < TL_TUNE_KEEP_GAIN * tuning->best_ms)
+  for (k = 0; k < G_N_ELEMENTS (ks); k++)
+    for (f = 0; f < TL_TUNE_FINALISTS && finalist_ms[k][f] < G_MAXDOUBLE; f++)
+      for (i = 0; i < G_N_ELEMENTS (swizzles); i++)
         {
-          tuning->best_ms = ms;
-          tuning->choice  = choice;
+          choice         = finalists[k][f];
+          choice.swizzle = swizzles[i];
+          if (! tl_tune_time (&search, &choice, &ms, error))
+            return FALSE;
+          if (ms < TL_TUNE_KEEP_GAIN * tuning->best_ms)
+            {
+              tuning->best_ms = ms;
+              tuning->choice  = choice;
+            }
         }
-    }
 
   tuning->n_choices = search.done;
   tuning->search_s  = (g_get_monotonic_time () - start) / 1e6;
