@@ -631,6 +631,7 @@ cli_overlay (gint    argc,
   g_autoptr(TlContext)    context = NULL;
   g_autoptr(TlImage)      image   = NULL;
   g_autoptr(TlOverlayMap) map     = NULL;
+  g_autoptr(TlCodec)      codec   = NULL;
   g_autofree gfloat      *pixels  = NULL;
   g_autofree gchar       *legend  = NULL;
   const TlFilter         *filter  = NULL;
@@ -675,9 +676,18 @@ cli_overlay (gint    argc,
   if (image == NULL)
     return cli_fail (g_steal_pointer (&error));
 
+  /* A filter's dispatch is planned as apply would run it: in the program
+   * variant for this image's storage.
+   */
+  if (filter)
+    {
+      codec = tl_codec_new (tl_image_get_format (image), filter->format, &error);
+      if (codec == NULL)
+        return cli_fail (g_steal_pointer (&error));
+    }
   context = tl_context_new (cli_dispatch.device, &error);
   if (context == NULL ||
-      ! tl_overlay_plan (context, filter, &choice, tl_image_get_width (image),
+      ! tl_overlay_plan (context, filter, codec, &choice, tl_image_get_width (image),
                          tl_image_get_height (image), &limits, &plan, &error))
     return cli_fail (g_steal_pointer (&error));
 

@@ -11,7 +11,6 @@
 
 #include "config.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include <gegl.h>
@@ -77,15 +76,6 @@ tl_bench_pad (const gchar *text,
   return g_string_free (padded, FALSE);
 }
 
-static gint
-tl_bench_compare (gconstpointer a,
-                  gconstpointer b)
-{
-  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
-
-  return (x > y) - (x < y);
-}
-
 /* Median time of copying SIZE bytes device to device. */
 static gboolean
 tl_bench_copy_ms (TlContext *context,
@@ -144,9 +134,7 @@ tl_bench_copy_ms (TlContext *context,
       return FALSE;
     }
 
-  qsort (samples, runs, sizeof (gdouble), tl_bench_compare);
-  *median = runs % 2 ? samples[runs / 2] :
-                       0.5 * (samples[runs / 2 - 1] + samples[runs / 2]);
+  *median = tl_tune_median (samples, runs);
   return TRUE;
 }
 
@@ -189,9 +177,7 @@ tl_bench_time (TlBench     *bench,
     return TRUE;
 
   /* A sweep meets shapes over this kernel's limits: skipped, said. */
-  if (bench->options->sweep &&
-      (g_error_matches (local, TL_ERROR, TL_ERROR_LIMIT) ||
-       g_error_matches (local, TL_ERROR, TL_ERROR_INVALID_ARGUMENT)))
+  if (bench->options->sweep && tl_tune_cannot_plan (local))
     {
       c->failed = TRUE;
       return TRUE;

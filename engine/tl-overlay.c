@@ -207,6 +207,7 @@ tl_overlay_map_free (TlOverlayMap *map)
 gboolean
 tl_overlay_plan (TlContext      *context,
                  const TlFilter *filter,
+                 const TlCodec  *codec,
                  const TlChoice *choice,
                  guint           width,
                  guint           height,
@@ -221,7 +222,7 @@ tl_overlay_plan (TlContext      *context,
   g_return_val_if_fail (limits != NULL && plan != NULL, FALSE);
 
   if (filter)
-    return tl_run_plan_filter (context, filter, NULL, choice, width, height,
+    return tl_run_plan_filter (context, filter, codec, choice, width, height,
                                limits, plan, error);
 
   kernel = tl_context_get_kernel (context, "overlay", "tl_thread_map", error);

@@ -78,6 +78,7 @@ const gchar        *tl_overlay_simd_source_describe (TlOverlaySimdSource source)
 
 gboolean            tl_overlay_plan                (TlContext           *context,
                                                     const TlFilter      *filter,
+                                                    const TlCodec       *codec,
                                                     const TlChoice      *choice,
                                                     guint                width,
                                                     guint                height,

@@ -313,23 +313,9 @@ tl_run_plan_filter (TlContext      *context,
    */
   if (choice->shape_kind == TL_SHAPE_AUTO &&
       tl_tune_lookup (context, filter, codec, choice->mode, width, height,
-                      &tuning))
-    {
-      resolved = tuning.choice;
-      if (! tl_plan_compute (limits, &resolved, width, height, plan, NULL))
-        {
-          /* Tuned under other limits (another driver build): seed rule. */
-          resolved = *choice;
-          if (resolved.pixels_per_item == 0)
-            resolved.pixels_per_item = filter->default_pixels_per_item;
-          return tl_plan_compute (limits, &resolved, width, height, plan, error);
-        }
-      plan->shape_rule = N_("auto: tuned, the fastest choice measured");
-      plan->tuned      = TRUE;
-      plan->tuned_ms   = tuning.best_ms;
-      plan->tuning_s   = tuning.search_s;
-      return TRUE;
-    }
+                      &tuning) &&
+      tl_tune_plan (&tuning, limits, width, height, plan))
+    return TRUE;
 
   return tl_plan_compute (limits, &resolved, width, height, plan, error);
 }

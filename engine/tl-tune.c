@@ -64,12 +64,31 @@ tl_tune_measure (TlContext       *context,
                                 runs + 1, samples, plan, error))
     return FALSE;
 
-  qsort (samples + 1, runs, sizeof (gdouble), tl_tune_compare);
-  *median_ms = runs % 2 ? samples[1 + runs / 2] :
-                          0.5 * (samples[runs / 2] + samples[1 + runs / 2]);
+  *median_ms = tl_tune_median (samples + 1, runs);
   if (min_ms)
     *min_ms = samples[1];
   return TRUE;
+}
+
+/* Sorts SAMPLES (N of them, N > 0) and returns their median. */
+gdouble
+tl_tune_median (gdouble *samples,
+                guint    n)
+{
+  g_return_val_if_fail (samples != NULL && n > 0, 0.0);
+
+  qsort (samples, n, sizeof (gdouble), tl_tune_compare);
+  return n % 2 ? samples[n / 2] : 0.5 * (samples[n / 2 - 1] + samples[n / 2]);
+}
+
+/* ERROR says a choice cannot be planned on this kernel (a shape over a
+ * limit): searches and sweeps skip such choices rather than fail.
+ */
+gboolean
+tl_tune_cannot_plan (const GError *error)
+{
+  return (g_error_matches (error, TL_ERROR, TL_ERROR_LIMIT) ||
+          g_error_matches (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT));
 }
 
 /* The shapes the search times, under BASE's mode, swizzle and k. */
@@ -95,6 +114,28 @@ tl_tune_candidates (const TlLimits *limits,
       }
 
   return choices;
+}
+
+/* PLAN for TUNING's choice under LIMITS, marked as tuned: what "auto"
+ * means once a search has run.  FALSE when the choice no longer fits
+ * (tuned under other limits); the caller falls back to the seed rule.
+ */
+gboolean
+tl_tune_plan (const TlTuning *tuning,
+              const TlLimits *limits,
+              guint           width,
+              guint           height,
+              TlPlan         *plan)
+{
+  g_return_val_if_fail (tuning != NULL && limits != NULL && plan != NULL, FALSE);
+
+  if (! tl_plan_compute (limits, &tuning->choice, width, height, plan, NULL))
+    return FALSE;
+  plan->shape_rule = N_("auto: tuned, the fastest choice measured");
+  plan->tuned      = TRUE;
+  plan->tuned_ms   = tuning->best_ms;
+  plan->tuning_s   = tuning->search_s;
+  return TRUE;
 }
 
 gchar *
@@ -322,8 +363,7 @@ tl_tune_time (TlTuneSearch   *search,
                        choice, search->pixels, search->runs, ms, NULL, NULL,
                        &local))
     return TRUE;
-  if (g_error_matches (local, TL_ERROR, TL_ERROR_LIMIT) ||
-      g_error_matches (local, TL_ERROR, TL_ERROR_INVALID_ARGUMENT))
+  if (tl_tune_cannot_plan (local))
     {
       *ms = G_MAXDOUBLE;
       return TRUE;

@@ -44,6 +44,9 @@ gboolean  tl_tune_measure     (TlContext       *context,
                                gdouble         *min_ms,
                                TlPlan          *plan,
                                GError         **error);
+gdouble   tl_tune_median      (gdouble         *samples,
+                               guint            n);
+gboolean  tl_tune_cannot_plan (const GError    *error);
 GArray   *tl_tune_candidates  (const TlLimits  *limits,
                                const TlChoice  *base);
 gboolean  tl_tune_search      (TlContext       *context,
@@ -71,6 +74,11 @@ gboolean  tl_tune_lookup_device (const gchar   *device_name,
                                  guint          width,
                                  guint          height,
                                  TlTuning      *tuning);
+gboolean  tl_tune_plan        (const TlTuning  *tuning,
+                               const TlLimits  *limits,
+                               guint            width,
+                               guint            height,
+                               TlPlan          *plan);
 gchar    *tl_tune_size_class  (guint            width,
                                guint            height);
 

@@ -641,6 +641,7 @@ static gboolean
 tl_host_draw_map (TlContext            *context,
                   const TlHostSettings *settings,
                   const TlFilter       *filter,
+                  const TlCodec        *codec,
                   const GeglRectangle  *area,
                   const gfloat         *image,
                   TlHostOverlay        *overlay,
@@ -663,7 +664,7 @@ tl_host_draw_map (TlContext            *context,
   if (choice.pixels_per_item == 0)
     choice.pixels_per_item = filter ? filter->default_pixels_per_item : 1;
 
-  if (! tl_overlay_plan (context, filter, &choice, area->width, area->height,
+  if (! tl_overlay_plan (context, filter, codec, &choice, area->width, area->height,
                          &limits, &plan, error))
     return FALSE;
   map = tl_overlay_run (context, &plan, limits.simd_width, error);
@@ -801,7 +802,7 @@ tl_host_process (const TlHostSettings *settings,
       babl_process (babl_fish (format, babl_format ("R'G'B'A float")),
                     pixels.out, shown, (glong) area.width * area.height);
       tl_host_report (progress, progress_data, 0.8, _("ThreadLens: thread map"));
-      if (! tl_host_draw_map (context, settings, filter, &area, shown, overlay,
+      if (! tl_host_draw_map (context, settings, filter, codec, &area, shown, overlay,
                               error))
         goto out;
     }
@@ -902,7 +903,8 @@ tl_host_thread_map (const TlHostSettings *settings,
     return FALSE;
 
   tl_host_report (progress, progress_data, 0.5, _("ThreadLens: thread map"));
-  if (! tl_host_draw_map (context, settings, NULL, &area, image, overlay, error))
+  if (! tl_host_draw_map (context, settings, NULL, NULL, &area, image, overlay,
+                          error))
     return FALSE;
   tl_host_report (progress, progress_data, 1.0, _("ThreadLens: thread map"));
 

@@ -75,7 +75,7 @@ run_map (const TlChoice *choice,
   TlOverlayMap     *map;
   TlLimits          limits;
 
-  if (! tl_overlay_plan (context, NULL, choice, width, height, &limits,
+  if (! tl_overlay_plan (context, NULL, NULL, choice, width, height, &limits,
                          plan, &error))
     g_error ("%s: planning: %s", what, error->message);
 
@@ -344,7 +344,7 @@ test_seed002 (void)
       {
         TlLimits limits;
 
-        if (! tl_overlay_plan (context, NULL, &choice, SEED_W, SEED_H,
+        if (! tl_overlay_plan (context, NULL, NULL, &choice, SEED_W, SEED_H,
                                &limits, &plan, &error) &&
             g_error_matches (error, TL_ERROR, TL_ERROR_LIMIT))
           {
@@ -509,7 +509,7 @@ test_errors (void)
 
   /* The driver's shape hides the groups. */
   choice.shape_kind = TL_SHAPE_DRIVER;
-  g_assert_true (tl_overlay_plan (context, NULL, &choice, 16, 16,
+  g_assert_true (tl_overlay_plan (context, NULL, NULL, &choice, 16, 16,
                                   &(TlLimits) { 0 }, &plan, &error));
   g_assert_null (tl_overlay_run (context, &plan, 0, &error));
   g_assert_nonnull (strstr (error->message, "explicit work-group shape"));
@@ -614,7 +614,7 @@ test_cli (void)
 
     tl_choice_init (&choice);
     g_assert_true (tl_shape_from_string ("32x16", &choice, NULL));
-    if (! tl_overlay_plan (context, NULL, &choice, 80, 70, &limits, &plan, NULL))
+    if (! tl_overlay_plan (context, NULL, NULL, &choice, 80, 70, &limits, &plan, NULL))
       {
         g_test_skip ("this device's maximum work-group size is below seed "
                      "002's 32x16 groups");

@@ -824,7 +824,7 @@ test_thread_map (void)
   g_assert_no_error (error);
   tl_choice_init (&choice);
   g_assert_true (tl_shape_from_string ("16x16", &choice, NULL));
-  g_assert_true (tl_overlay_plan (context, NULL, &choice, region.width,
+  g_assert_true (tl_overlay_plan (context, NULL, NULL, &choice, region.width,
                                   region.height, &limits, &plan, &error));
   g_assert_true (tl_dialog_panel_get_plan (panel, NULL, &shown));
   g_assert_cmpmem (shown.launches, sizeof (shown.launches),
@@ -920,6 +920,7 @@ test_preview (void)
 {
   g_autoptr(GError)    error   = NULL;
   g_autoptr(TlContext) context = NULL;
+  g_autoptr(TlCodec)   codec   = NULL;
   GeglRectangle        region  = photo_region ();
   const TlFilter      *filter  = tl_filter_lookup ("invert", NULL);
   TlHostSettings       settings;
@@ -944,11 +945,16 @@ test_preview (void)
   g_assert_null (tl_preview_get_error (preview));
   g_assert_true (ok_sensitive (dialog));
 
-  /* The summary is the planner's on the real device's kernel limits. */
+  /* The summary is the planner's on the real device's kernel limits, in
+   * the program variant the layer's storage runs.
+   */
   context = tl_context_new (NULL, &error);
   g_assert_no_error (error);
+  codec = tl_codec_new (gegl_buffer_get_format (tl_image_get_buffer (photo)),
+                        filter->format, &error);
+  g_assert_no_error (error);
   tl_choice_init (&choice);
-  g_assert_true (tl_run_plan_filter (context, filter, NULL, &choice, region.width,
+  g_assert_true (tl_run_plan_filter (context, filter, codec, &choice, region.width,
                                      region.height, &limits, &plan, &error));
   g_assert_true (tl_dialog_panel_get_plan (panel, &shown_limits, &shown));
   g_assert_cmpuint (shown_limits.simd_width, ==, limits.simd_width);

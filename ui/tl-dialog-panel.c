@@ -1361,15 +1361,11 @@ tl_dialog_panel_evaluate (TlDialogPanel *self)
                                      self->variant ? self->variant : "",
                                      choice.mode, self->area.width,
                                      self->area.height, &tuning) &&
-              tl_plan_compute (&self->limits, &tuning.choice, self->area.width,
-                               self->area.height, &self->plan, NULL))
+              tl_tune_plan (&tuning, &self->limits, self->area.width,
+                            self->area.height, &self->plan))
             {
-              self->plan.shape_rule = N_("auto: tuned, the fastest choice measured");
-              self->plan.tuned      = TRUE;
-              self->plan.tuned_ms   = tuning.best_ms;
-              self->plan.tuning_s   = tuning.search_s;
-              self->have_plan       = TRUE;
-              tuned                 = TRUE;
+              self->have_plan = TRUE;
+              tuned           = TRUE;
             }
 
           if (! tuned &&
@@ -1708,7 +1704,8 @@ tl_dialog_panel_new (const TlFilter       *filter,
   ref = g_new0 (GWeakRef, 1);
   g_weak_ref_init (ref, self);
   tl_probe_job_begin ();
-  tl_probe_devices_async (filter, region->width, region->height,
+  tl_probe_devices_async (filter, source ? gegl_buffer_get_format (source) : NULL,
+                          region->width, region->height,
                           self->cancellable, tl_dialog_panel_probed, ref);
 
   return GTK_WIDGET (self);

@@ -22,6 +22,7 @@ static guint  tl_probe_jobs;
 typedef struct
 {
   const TlFilter *filter;
+  const Babl     *layer_format;  /* babl formats live for the process */
   guint           width;
   guint           height;
 } TlProbeRequest;
@@ -107,17 +108,21 @@ tl_probe_device_free (TlProbeDevice *device)
 }
 
 /* Every device with its limits for FILTER's kernels (NULL: the overlay
- * kernel's, for the thread map), the way the host will plan on it.  DEFAULT_INDEX gets the device an
- * empty TlHostSettings.device means.  Blocks while kernels build.
+ * kernel's, for the thread map), the way the host will plan on it: in the
+ * program variant for a layer in LAYER_FORMAT (NULL: float), so that the
+ * run builds nothing the dialog did not.  DEFAULT_INDEX gets the device
+ * an empty TlHostSettings.device means.  Blocks while kernels build.
  */
 GPtrArray *
 tl_probe_devices (const TlFilter *filter,
+                  const Babl     *layer_format,
                   guint           width,
                   guint           height,
                   guint          *default_index,
                   GError        **error)
 {
   g_autoptr(GPtrArray) devices = NULL;
+  g_autoptr(TlCodec)   codec   = NULL;
   const TlDevice      *fallback;
   GPtrArray           *result;
   TlChoice             choice;
@@ -129,6 +134,8 @@ tl_probe_devices (const TlFilter *filter,
   if (devices == NULL)
     return NULL;
 
+  if (filter && layer_format)
+    codec = tl_codec_new (layer_format, filter->format, NULL);
   tl_choice_init (&choice);
   result = g_ptr_array_new_with_free_func ((GDestroyNotify) tl_probe_device_free);
 
@@ -157,7 +164,7 @@ tl_probe_devices (const TlFilter *filter,
 
       context = tl_context_new (index, &failure);
       if (context &&
-          tl_overlay_plan (context, filter, &choice, width, height,
+          tl_overlay_plan (context, filter, codec, &choice, width, height,
                            &probe->limits, &plan, &failure))
         probe->measured = TRUE;
       else
@@ -193,9 +200,9 @@ tl_probe_thread (GTask        *task,
   GError         *error   = NULL;
 
   tl_probe_lock ();
-  result->devices = tl_probe_devices (request->filter, request->width,
-                                      request->height, &result->default_index,
-                                      &error);
+  result->devices = tl_probe_devices (request->filter, request->layer_format,
+                                      request->width, request->height,
+                                      &result->default_index, &error);
   tl_probe_unlock ();
 
   if (result->devices == NULL)
@@ -212,6 +219,7 @@ tl_probe_thread (GTask        *task,
  */
 void
 tl_probe_devices_async (const TlFilter      *filter,
+                        const Babl          *layer_format,
                         guint                width,
                         guint                height,
                         GCancellable        *cancellable,
@@ -225,6 +233,7 @@ tl_probe_devices_async (const TlFilter      *filter,
 
   request = g_new0 (TlProbeRequest, 1);
   request->filter = filter;
+  request->layer_format = layer_format;
   request->width  = width;
   request->height = height;
 

@@ -36,11 +36,13 @@ TlProbeDevice *tl_probe_device_copy    (const TlProbeDevice *device);
 void           tl_probe_device_free    (TlProbeDevice       *device);
 
 GPtrArray     *tl_probe_devices        (const TlFilter      *filter,
+                                        const Babl          *layer_format,
                                         guint                width,
                                         guint                height,
                                         guint               *default_index,
                                         GError             **error);
 void           tl_probe_devices_async  (const TlFilter      *filter,
+                                        const Babl          *layer_format,
                                         guint                width,
                                         guint                height,
                                         GCancellable        *cancellable,
