@@ -19,6 +19,7 @@
 
 #include "tl-bench.h"
 #include "tl-error.h"
+#include "tl-fault.h"
 #include "tl-report.h"
 #include "tl-run.h"
 #include "tl-tune.h"
@@ -91,13 +92,13 @@ tl_bench_copy_ms (TlContext *context,
   cl_int            status = CL_SUCCESS;
   guint             i;
 
-  a = clCreateBuffer (cl, CL_MEM_READ_WRITE, size, NULL, &status);
+  a = TL_CL_NEW (clCreateBuffer, &status, cl, CL_MEM_READ_WRITE, size, NULL);
   if (status != CL_SUCCESS)
     {
       tl_cl_set_error (error, status, _("allocating the copy baseline's buffers"));
       return FALSE;
     }
-  b = clCreateBuffer (cl, CL_MEM_READ_WRITE, size, NULL, &status);
+  b = TL_CL_NEW (clCreateBuffer, &status, cl, CL_MEM_READ_WRITE, size, NULL);
   if (status != CL_SUCCESS)
     {
       clReleaseMemObject (a);
@@ -110,14 +111,14 @@ tl_bench_copy_ms (TlContext *context,
       cl_event event = NULL;
       cl_ulong start = 0, end = 0;
 
-      status = clEnqueueCopyBuffer (queue, a, b, 0, 0, size, 0, NULL, &event);
+      status = TL_CL (clEnqueueCopyBuffer, queue, a, b, 0, 0, size, 0, NULL, &event);
       if (status == CL_SUCCESS)
-        status = clWaitForEvents (1, &event);
+        status = TL_CL (clWaitForEvents, 1, &event);
       if (status == CL_SUCCESS)
         {
-          clGetEventProfilingInfo (event, CL_PROFILING_COMMAND_START,
+          TL_CL (clGetEventProfilingInfo, event, CL_PROFILING_COMMAND_START,
                                    sizeof (start), &start, NULL);
-          clGetEventProfilingInfo (event, CL_PROFILING_COMMAND_END,
+          TL_CL (clGetEventProfilingInfo, event, CL_PROFILING_COMMAND_END,
                                    sizeof (end), &end, NULL);
           if (i > 0)
             samples[i - 1] = (end - start) / 1e6;

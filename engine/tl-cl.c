@@ -12,6 +12,7 @@
 
 #include "tl-cl.h"
 #include "tl-error.h"
+#include "tl-fault.h"
 #include "tl-kernels.h"
 #include "tl-program-cache.h"
 
@@ -148,11 +149,11 @@ tl_cl_device_string (cl_device_id   id,
   gsize  size = 0;
   gchar *text;
 
-  if (clGetDeviceInfo (id, param, 0, NULL, &size) != CL_SUCCESS || size == 0)
+  if (TL_CL (clGetDeviceInfo, id, param, 0, NULL, &size) != CL_SUCCESS || size == 0)
     return g_strdup ("");
 
   text = g_malloc0 (size + 1);
-  if (clGetDeviceInfo (id, param, size, text, NULL) != CL_SUCCESS)
+  if (TL_CL (clGetDeviceInfo, id, param, size, text, NULL) != CL_SUCCESS)
     text[0] = '\0';
 
   return g_strstrip (text);
@@ -216,37 +217,37 @@ tl_cl_device_new (cl_platform_id platform,
   device->c_version      = tl_cl_device_string (id, CL_DEVICE_OPENCL_C_VERSION);
   device->driver_version = tl_cl_device_string (id, CL_DRIVER_VERSION);
 
-  if (clGetPlatformInfo (platform, CL_PLATFORM_NAME, sizeof (name) - 1, name,
+  if (TL_CL (clGetPlatformInfo, platform, CL_PLATFORM_NAME, sizeof (name) - 1, name,
                          NULL) != CL_SUCCESS)
     name[0] = '\0';
   device->platform_name = g_strstrip (g_strdup (name));
 
-  clGetDeviceInfo (id, CL_DEVICE_TYPE, sizeof (device->type), &device->type, NULL);
-  if (clGetDeviceInfo (id, CL_DEVICE_VENDOR_ID, sizeof (uint_value), &uint_value, NULL) == CL_SUCCESS)
+  TL_CL (clGetDeviceInfo, id, CL_DEVICE_TYPE, sizeof (device->type), &device->type, NULL);
+  if (TL_CL (clGetDeviceInfo, id, CL_DEVICE_VENDOR_ID, sizeof (uint_value), &uint_value, NULL) == CL_SUCCESS)
     device->vendor_id = uint_value;
-  if (clGetDeviceInfo (id, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof (uint_value), &uint_value, NULL) == CL_SUCCESS)
+  if (TL_CL (clGetDeviceInfo, id, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof (uint_value), &uint_value, NULL) == CL_SUCCESS)
     device->compute_units = uint_value;
-  clGetDeviceInfo (id, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof (gsize), &device->max_group_size, NULL);
-  if (clGetDeviceInfo (id, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof (item_sizes), item_sizes, &size) == CL_SUCCESS)
+  TL_CL (clGetDeviceInfo, id, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof (gsize), &device->max_group_size, NULL);
+  if (TL_CL (clGetDeviceInfo, id, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof (item_sizes), item_sizes, &size) == CL_SUCCESS)
     memcpy (device->max_item_size, item_sizes, MIN (size, sizeof (item_sizes)));
-  if (clGetDeviceInfo (id, CL_DEVICE_LOCAL_MEM_SIZE, sizeof (ulong_value), &ulong_value, NULL) == CL_SUCCESS)
+  if (TL_CL (clGetDeviceInfo, id, CL_DEVICE_LOCAL_MEM_SIZE, sizeof (ulong_value), &ulong_value, NULL) == CL_SUCCESS)
     device->local_mem_size = ulong_value;
-  if (clGetDeviceInfo (id, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof (ulong_value), &ulong_value, NULL) == CL_SUCCESS)
+  if (TL_CL (clGetDeviceInfo, id, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof (ulong_value), &ulong_value, NULL) == CL_SUCCESS)
     device->global_mem_size = ulong_value;
-  if (clGetDeviceInfo (id, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof (ulong_value), &ulong_value, NULL) == CL_SUCCESS)
+  if (TL_CL (clGetDeviceInfo, id, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof (ulong_value), &ulong_value, NULL) == CL_SUCCESS)
     device->max_alloc_size = ulong_value;
-  if (clGetDeviceInfo (id, CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE, sizeof (ulong_value), &ulong_value, NULL) == CL_SUCCESS)
+  if (TL_CL (clGetDeviceInfo, id, CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE, sizeof (ulong_value), &ulong_value, NULL) == CL_SUCCESS)
     device->max_constant_size = ulong_value;
 
   /* Both queries are OpenCL 2.0+/2.1+; older drivers answer with an error,
    * which means "no".
    */
   if (tl_cl_parse_version (device->version) >= 20 &&
-      clGetDeviceInfo (id, CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT,
+      TL_CL (clGetDeviceInfo, id, CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT,
                        sizeof (bool_value), &bool_value, NULL) == CL_SUCCESS)
     device->non_uniform = bool_value;
   if (tl_cl_parse_version (device->version) >= 21 &&
-      clGetDeviceInfo (id, CL_DEVICE_MAX_NUM_SUB_GROUPS,
+      TL_CL (clGetDeviceInfo, id, CL_DEVICE_MAX_NUM_SUB_GROUPS,
                        sizeof (uint_value), &uint_value, NULL) == CL_SUCCESS)
     device->max_sub_groups = uint_value;
   device->khr_subgroups = tl_cl_device_has_extension (id, "cl_khr_subgroups");
@@ -270,7 +271,7 @@ tl_cl_list_devices (GError **error)
    */
   g_setenv ("POCL_WORK_GROUP_SPECIALIZATION", "0", FALSE);
 
-  status = clGetPlatformIDs (0, NULL, &n_platforms);
+  status = TL_CL (clGetPlatformIDs, 0, NULL, &n_platforms);
   if (status == CL_PLATFORM_NOT_FOUND_KHR || (status == CL_SUCCESS && n_platforms == 0))
     {
       g_set_error_literal (error, TL_ERROR, TL_ERROR_NO_PLATFORM,
@@ -286,7 +287,7 @@ tl_cl_list_devices (GError **error)
     }
 
   platforms = g_new0 (cl_platform_id, n_platforms);
-  status = clGetPlatformIDs (n_platforms, platforms, NULL);
+  status = TL_CL (clGetPlatformIDs, n_platforms, platforms, NULL);
   if (status != CL_SUCCESS)
     {
       tl_cl_set_error (error, status, _("listing OpenCL platforms"));
@@ -301,12 +302,12 @@ tl_cl_list_devices (GError **error)
       guint                    d;
 
       /* A platform without devices is not an error: skip it. */
-      if (clGetDeviceIDs (platforms[p], CL_DEVICE_TYPE_ALL, 0, NULL, &n_ids) != CL_SUCCESS ||
+      if (TL_CL (clGetDeviceIDs, platforms[p], CL_DEVICE_TYPE_ALL, 0, NULL, &n_ids) != CL_SUCCESS ||
           n_ids == 0)
         continue;
 
       ids = g_new0 (cl_device_id, n_ids);
-      if (clGetDeviceIDs (platforms[p], CL_DEVICE_TYPE_ALL, n_ids, ids, NULL) != CL_SUCCESS)
+      if (TL_CL (clGetDeviceIDs, platforms[p], CL_DEVICE_TYPE_ALL, n_ids, ids, NULL) != CL_SUCCESS)
         continue;
 
       for (d = 0; d < n_ids; d++)
@@ -423,8 +424,8 @@ tl_context_new (const gchar *device_spec,
   properties[0] = CL_CONTEXT_PLATFORM;
   properties[1] = (cl_context_properties) context->device->platform;
   properties[2] = 0;
-  context->context = clCreateContext (properties, 1, &context->device->id,
-                                      NULL, NULL, &status);
+  context->context = TL_CL_NEW (clCreateContext, &status, properties, 1,
+                                &context->device->id, NULL, NULL);
   if (status != CL_SUCCESS)
     {
       tl_cl_set_error (error, status, _("creating an OpenCL context"));
@@ -432,8 +433,8 @@ tl_context_new (const gchar *device_spec,
     }
 
   /* Profiling on: benchmarks read kernel times from events. */
-  context->queue = clCreateCommandQueue (context->context, context->device->id,
-                                         CL_QUEUE_PROFILING_ENABLE, &status);
+  context->queue = TL_CL_NEW (clCreateCommandQueue, &status, context->context,
+                              context->device->id, CL_QUEUE_PROFILING_ENABLE);
   if (status != CL_SUCCESS)
     {
       tl_cl_set_error (error, status, _("creating an OpenCL command queue"));
@@ -652,12 +653,12 @@ tl_context_build_log (TlContext  *context,
   gsize  size = 0;
   gchar *log;
 
-  if (clGetProgramBuildInfo (program, context->device->id, CL_PROGRAM_BUILD_LOG,
+  if (TL_CL (clGetProgramBuildInfo, program, context->device->id, CL_PROGRAM_BUILD_LOG,
                              0, NULL, &size) != CL_SUCCESS || size == 0)
     return g_strdup (_("(the driver gave no build log)"));
 
   log = g_malloc0 (size + 1);
-  clGetProgramBuildInfo (program, context->device->id, CL_PROGRAM_BUILD_LOG,
+  TL_CL (clGetProgramBuildInfo, program, context->device->id, CL_PROGRAM_BUILD_LOG,
                          size, log, NULL);
   return g_strstrip (log);
 }
@@ -681,10 +682,10 @@ tl_context_build_from_binary (TlContext   *context,
     return NULL;
 
   data    = g_bytes_get_data (binary, &size);
-  program = clCreateProgramWithBinary (context->context, 1, &context->device->id,
-                                       &size, &data, &binary_status, &status);
+  program = TL_CL_NEW (clCreateProgramWithBinary, &status, context->context, 1,
+                       &context->device->id, &size, &data, &binary_status);
   if (status == CL_SUCCESS && binary_status == CL_SUCCESS &&
-      clBuildProgram (program, 1, &context->device->id,
+      TL_CL (clBuildProgram, program, 1, &context->device->id,
                       context->build_options, NULL, NULL) == CL_SUCCESS)
     {
       context->stats.programs_from_disk++;
@@ -708,12 +709,12 @@ tl_context_store_binary (TlContext   *context,
   g_autofree guint8 *binary = NULL;
   gsize              size   = 0;
 
-  if (clGetProgramInfo (program, CL_PROGRAM_BINARY_SIZES, sizeof (size),
+  if (TL_CL (clGetProgramInfo, program, CL_PROGRAM_BINARY_SIZES, sizeof (size),
                         &size, NULL) != CL_SUCCESS || size == 0)
     return;
 
   binary = g_malloc (size);
-  if (clGetProgramInfo (program, CL_PROGRAM_BINARIES, sizeof (binary),
+  if (TL_CL (clGetProgramInfo, program, CL_PROGRAM_BINARIES, sizeof (binary),
                         &binary, NULL) != CL_SUCCESS)
     return;
 
@@ -752,15 +753,15 @@ tl_context_build_program (TlContext   *context,
 
   if (program == NULL)
     {
-      program = clCreateProgramWithSource (context->context, 1, &source, NULL,
-                                           &status);
+      program = TL_CL_NEW (clCreateProgramWithSource, &status, context->context, 1,
+                           &source, NULL);
       if (status != CL_SUCCESS)
         {
           tl_cl_set_error (error, status, _("creating an OpenCL program"));
           return NULL;
         }
 
-      status = clBuildProgram (program, 1, &context->device->id,
+      status = TL_CL (clBuildProgram, program, 1, &context->device->id,
                                context->build_options, NULL, NULL);
       if (status != CL_SUCCESS)
         {
@@ -829,7 +830,7 @@ tl_context_get_kernel (TlContext   *context,
   if (program == NULL)
     return NULL;
 
-  kernel = clCreateKernel (program, kernel_name, &status);
+  kernel = TL_CL_NEW (clCreateKernel, &status, program, kernel_name);
   if (status != CL_SUCCESS)
     {
       g_autofree gchar *what = g_strdup_printf (_("creating kernel %s"),
@@ -881,15 +882,15 @@ tl_context_kernel_limits (TlContext *context,
 
   tl_context_device_limits (context, limits);
 
-  status = clGetKernelWorkGroupInfo (kernel, context->device->id,
+  status = TL_CL (clGetKernelWorkGroupInfo, kernel, context->device->id,
                                      CL_KERNEL_WORK_GROUP_SIZE,
                                      sizeof (group_size), &group_size, NULL);
   if (status == CL_SUCCESS)
-    status = clGetKernelWorkGroupInfo (kernel, context->device->id,
+    status = TL_CL (clGetKernelWorkGroupInfo, kernel, context->device->id,
                                        CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
                                        sizeof (multiple), &multiple, NULL);
   if (status == CL_SUCCESS)
-    status = clGetKernelWorkGroupInfo (kernel, context->device->id,
+    status = TL_CL (clGetKernelWorkGroupInfo, kernel, context->device->id,
                                        CL_KERNEL_LOCAL_MEM_SIZE,
                                        sizeof (local_mem), &local_mem, NULL);
   if (status != CL_SUCCESS)

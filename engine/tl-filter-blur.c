@@ -17,6 +17,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "tl-error.h"
+#include "tl-fault.h"
 #include "tl-filter.h"
 #include "tl-run.h"
 
@@ -130,7 +131,7 @@ tl_filter_convolve_tile_size (TlRun         *run,
     cols += 2 * radius;
   size = cols * rows * 4 * sizeof (gfloat);
 
-  clGetKernelWorkGroupInfo (kernel, device->id, CL_KERNEL_LOCAL_MEM_SIZE,
+  TL_CL (clGetKernelWorkGroupInfo, kernel, device->id, CL_KERNEL_LOCAL_MEM_SIZE,
                             sizeof (used), &used, NULL);
   return size + used <= device->local_mem_size ? size : 0;
 }

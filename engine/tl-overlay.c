@@ -12,6 +12,7 @@
 #include <json-glib/json-glib.h>
 
 #include "tl-error.h"
+#include "tl-fault.h"
 #include "tl-overlay.h"
 #include "tl-run.h"
 
@@ -246,7 +247,7 @@ tl_overlay_read (TlRun       *run,
 {
   cl_int status;
 
-  status = clEnqueueReadBuffer (tl_context_get_queue (tl_run_get_context (run)),
+  status = TL_CL (clEnqueueReadBuffer, tl_context_get_queue (tl_run_get_context (run)),
                                 buffer, CL_TRUE, 0, size, data, 0, NULL, NULL);
   if (status != CL_SUCCESS)
     {

@@ -9,6 +9,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "tl-error.h"
+#include "tl-fault.h"
 #include "tl-run.h"
 #include "tl-tune.h"
 
@@ -92,8 +93,8 @@ tl_run_new_buffer (TlRun        *run,
 
   if (data)
     flags |= CL_MEM_COPY_HOST_PTR;
-  buffer = clCreateBuffer (tl_context_get_cl (run->context), flags, size,
-                           (void *) data, &status);
+  buffer = TL_CL_NEW (clCreateBuffer, &status, tl_context_get_cl (run->context),
+                      flags, size, (void *) data);
   if (status != CL_SUCCESS)
     {
       tl_cl_set_error (error, status, _("allocating a device buffer"));
@@ -121,7 +122,7 @@ tl_run_set_arg (TlRun       *run,
                 const void  *value,
                 GError     **error)
 {
-  cl_int status = clSetKernelArg (kernel, index, size, value);
+  cl_int status = TL_CL (clSetKernelArg, kernel, index, size, value);
 
   if (status != CL_SUCCESS)
     {
@@ -169,7 +170,7 @@ tl_run_free (TlRun *run)
   if (run == NULL)
     return;
 
-  clFinish (tl_context_get_queue (run->context));
+  TL_CL (clFinish, tl_context_get_queue (run->context));
   g_ptr_array_unref (run->launches);
   g_ptr_array_unref (run->buffers);
   g_free (run->program);
@@ -218,7 +219,7 @@ tl_run_enqueue (TlRun     *run,
                             &dispatch, error))
         return FALSE;
 
-      status = clEnqueueNDRangeKernel (tl_context_get_queue (run->context),
+      status = TL_CL (clEnqueueNDRangeKernel, tl_context_get_queue (run->context),
                                        kernel, 2, launch->offset,
                                        launch->global,
                                        launch->local[0] ? launch->local : NULL,
@@ -326,9 +327,9 @@ tl_run_event_ms (cl_event        first,
 {
   cl_ulong start = 0, end = 0;
 
-  if (clGetEventProfilingInfo (first, CL_PROFILING_COMMAND_START,
+  if (TL_CL (clGetEventProfilingInfo, first, CL_PROFILING_COMMAND_START,
                                sizeof (start), &start, NULL) != CL_SUCCESS ||
-      clGetEventProfilingInfo (last, CL_PROFILING_COMMAND_END,
+      TL_CL (clGetEventProfilingInfo, last, CL_PROFILING_COMMAND_END,
                                sizeof (end), &end, NULL) != CL_SUCCESS ||
       end < start)
     return 0.0;
@@ -394,7 +395,7 @@ tl_run_execute (TlContext       *context,
         goto out;
     }
 
-  status = clEnqueueWriteBuffer (tl_context_get_queue (context), run.input,
+  status = TL_CL (clEnqueueWriteBuffer, tl_context_get_queue (context), run.input,
                                  CL_FALSE, 0, size, pixels->in, 0, NULL,
                                  &upload);
   if (status != CL_SUCCESS)
@@ -410,7 +411,7 @@ tl_run_execute (TlContext       *context,
         goto out;
       if (samples)
         {
-          status = clFinish (tl_context_get_queue (context));
+          status = TL_CL (clFinish, tl_context_get_queue (context));
           if (status != CL_SUCCESS)
             {
               tl_cl_set_error (error, status, _("running the kernels"));
@@ -422,7 +423,7 @@ tl_run_execute (TlContext       *context,
         }
     }
 
-  status = clEnqueueReadBuffer (tl_context_get_queue (context), run.output,
+  status = TL_CL (clEnqueueReadBuffer, tl_context_get_queue (context), run.output,
                                 CL_TRUE, 0, size, pixels->out, 0, NULL,
                                 &download);
   if (status != CL_SUCCESS)
@@ -445,7 +446,7 @@ tl_run_execute (TlContext       *context,
 
  out:
   if (! ok)
-    clFinish (tl_context_get_queue (context));
+    TL_CL (clFinish, tl_context_get_queue (context));
   if (plan)
     *plan = run.plan;
   if (upload)
