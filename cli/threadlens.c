@@ -26,6 +26,7 @@
 #include "tl-image.h"
 #include "tl-overlay.h"
 #include "tl-plan.h"
+#include "tl-process.h"
 #include "tl-report.h"
 #include "tl-run.h"
 
@@ -399,15 +400,14 @@ cli_apply (gint    argc,
   g_autoptr(TlContext) context = NULL;
   g_autoptr(TlImage) image   = NULL;
   g_autofree TlValue *values = NULL;
+  g_autoptr(GeglBuffer) target = NULL;
   g_autoptr(TlCodec) codec  = NULL;
-  g_autofree gpointer in     = NULL;
-  g_autofree gpointer out    = NULL;
+  GeglBuffer        *source;
   const TlFilter    *filter;
   TlChoice           choice;
-  TlPixels           pixels;
-  TlPlan             plan;
-  TlRunTimes         times;
+  TlProcessReport    report;
   TlLimits           limits;
+  TlPlan             plan;
 
   g_option_context_add_main_entries (options, cli_filter_entries, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (options, cli_dispatch_entries, GETTEXT_PACKAGE);
@@ -428,36 +428,74 @@ cli_apply (gint    argc,
   if (image == NULL)
     return cli_fail (g_steal_pointer (&error));
 
+  /* No OpenCL at all: the C reference stands in, and says so. */
   context = tl_context_new (cli_dispatch.device, &error);
+  if (context == NULL && ! tl_process_can_fall_back (error))
+    return cli_fail (g_steal_pointer (&error));
   if (context == NULL)
+    {
+      g_autofree gchar *warning = tl_process_fallback_text (filter, error);
+
+      /* TRANSLATORS: a warning on stderr */
+      g_printerr (_("threadlens: warning: %s\n"), warning);
+      g_clear_error (&error);
+    }
+
+  /* The image's own depth travels (8-bit files move 4 bytes a pixel),
+   * in tiles when it is too big for the device's buffers.
+   */
+  source = tl_image_get_buffer (image);
+  target = gegl_buffer_new (gegl_buffer_get_extent (source),
+                            gegl_buffer_get_format (source));
+  if (! tl_process_region (context, filter, values, &choice, source, target,
+                           gegl_buffer_get_extent (source),
+                           tl_process_tile_setting (), NULL, NULL, &report,
+                           &error))
     return cli_fail (g_steal_pointer (&error));
 
-  /* The image's own depth travels: 8-bit files move 4 bytes a pixel. */
-  codec = tl_codec_new (tl_image_get_format (image), filter->format, &error);
-  if (codec == NULL)
-    return cli_fail (g_steal_pointer (&error));
-  in  = tl_image_get_stored (image, tl_codec_get_format (codec));
-  out = g_malloc ((gsize) tl_image_get_width (image) *
-                  tl_image_get_height (image) *
-                  tl_codec_get_pixel_size (codec));
-  pixels.width  = tl_image_get_width (image);
-  pixels.height = tl_image_get_height (image);
-  pixels.codec  = codec;
-  pixels.in     = in;
-  pixels.out    = out;
-
-  if (! tl_run_filter (context, filter, values, &choice, &pixels, &plan,
-                       &times, &error))
-    return cli_fail (g_steal_pointer (&error));
-
-  tl_image_set_stored (image, tl_codec_get_format (codec), out);
+  gegl_buffer_copy (target, NULL, GEGL_ABYSS_NONE, source, NULL);
   if (! tl_image_save (image, argv[3], &error))
     return cli_fail (g_steal_pointer (&error));
 
-  /* The report is for the plan that ran; P and M again for the header. */
-  if (! tl_run_plan_filter (context, filter, codec, &choice, pixels.width,
-                            pixels.height, &limits, &plan, &error))
+  if (context == NULL)
+    {
+      if (cli_dispatch.json)
+        {
+          JsonBuilder *builder = json_builder_new ();
+          JsonNode    *node;
+
+          json_builder_begin_object (builder);
+          json_builder_set_member_name (builder, "filter");
+          json_builder_add_string_value (builder, filter->name);
+          json_builder_set_member_name (builder, "device");
+          json_builder_add_null_value (builder);
+          json_builder_set_member_name (builder, "on_cpu");
+          json_builder_add_boolean_value (builder, TRUE);
+          json_builder_set_member_name (builder, "output");
+          json_builder_add_string_value (builder, argv[3]);
+          json_builder_end_object (builder);
+          node = json_builder_get_root (builder);
+          g_object_unref (builder);
+          cli_print_json (node);
+        }
+      else
+        {
+          /* TRANSLATORS: FILTER: IN -> OUT, when no OpenCL device ran it */
+          g_print (_("%s on the CPU (C reference): %s -> %s\n"), filter->name,
+                   argv[2], argv[3]);
+        }
+      return EXIT_SUCCESS;
+    }
+
+  /* The report is for the plan that ran (the first tile's); P and M
+   * again for the header.
+   */
+  codec = tl_codec_new (gegl_buffer_get_format (source), filter->format, &error);
+  if (codec == NULL ||
+      ! tl_run_plan_filter (context, filter, codec, &choice, report.tile.width,
+                            report.tile.height, &limits, &plan, &error))
     return cli_fail (g_steal_pointer (&error));
+  plan = report.plan;
 
   if (cli_dispatch.json)
     {
@@ -468,13 +506,12 @@ cli_apply (gint    argc,
       json_object_set_string_member (object, "filter", filter->name);
       json_object_set_string_member (object, "device",
                                      tl_context_get_device (context)->name);
-      json_object_set_string_member (object, "storage",
-                                     tl_codec_storage_name (tl_codec_get_storage (codec)));
-      json_object_set_int_member (object, "bytes_per_pixel",
-                                  tl_codec_get_pixel_size (codec));
-      json_object_set_double_member (object, "kernel_ms", times.kernel_ms);
-      json_object_set_double_member (object, "upload_ms", times.upload_ms);
-      json_object_set_double_member (object, "download_ms", times.download_ms);
+      json_object_set_string_member (object, "storage", report.storage);
+      json_object_set_int_member (object, "bytes_per_pixel", report.pixel_size);
+      json_object_set_int_member (object, "tiles", report.tiles);
+      json_object_set_double_member (object, "kernel_ms", report.times.kernel_ms);
+      json_object_set_double_member (object, "upload_ms", report.times.upload_ms);
+      json_object_set_double_member (object, "download_ms", report.times.download_ms);
       json_object_set_string_member (object, "output", argv[3]);
       cli_print_json (node);
     }
@@ -492,14 +529,23 @@ cli_apply (gint    argc,
       g_print (g_dngettext (GETTEXT_PACKAGE,
                             "kernel time   %.3f ms in %u launch\n",
                             "kernel time   %.3f ms in %u launches\n",
-                            times.launches),
-               times.kernel_ms, times.launches);
+                            report.times.launches),
+               report.times.kernel_ms, report.times.launches);
       /* TRANSLATORS: a line of the plan report, as above: how pixels
        * travel to the device, e.g. "u8, 4 bytes per pixel".
        */
-      g_print (_("storage       %s, %zu bytes per pixel\n"),
-               tl_codec_storage_name (tl_codec_get_storage (codec)),
-               tl_codec_get_pixel_size (codec));
+      g_print (_("storage       %s, %zu bytes per pixel\n"), report.storage,
+               report.pixel_size);
+      if (report.tiles > 1)
+        {
+          g_autofree gchar *peak = g_format_size (report.peak_bytes);
+
+          /* TRANSLATORS: a line of the plan report, as above: tiles of
+           * WxH pixels and the memory their pixels took at once.
+           */
+          g_print (_("tiles         %u of up to %dx%d, %s of pixels at once\n"),
+                   report.tiles, report.tile.width, report.tile.height, peak);
+        }
     }
 
   return EXIT_SUCCESS;

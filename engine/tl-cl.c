@@ -765,12 +765,18 @@ tl_context_build_program (TlContext   *context,
                                context->build_options, NULL, NULL);
       if (status != CL_SUCCESS)
         {
-          g_autofree gchar *log = tl_context_build_log (context, program);
+          g_autofree gchar *log  = tl_context_build_log (context, program);
+          g_autofree gchar *file = g_strdup (name);
+          gchar            *variant = strchr (file, '@');
 
+          /* "blur@u8+trc": kernels/blur.cl, built for u8 storage. */
+          if (variant)
+            *variant++ = '\0';
           g_set_error (error, TL_ERROR, TL_ERROR_BUILD,
-                       _("building kernels/%s.cl for %s failed (%s):\n%s"),
-                       name, context->device->name, tl_cl_error_name (status),
-                       log);
+                       _("building kernels/%s.cl%s%s%s for %s failed (%s):\n%s"),
+                       file, variant ? " (" : "", variant ? variant : "",
+                       variant ? ")" : "", context->device->name,
+                       tl_cl_error_name (status), log);
           clReleaseProgram (program);
           return NULL;
         }

@@ -211,13 +211,25 @@ const TlFilter tl_filter_edge_sobel =
 
 /* pixelize */
 
-/* Blocks start at the region's origin, so a block may reach size - 1
- * pixels past the region's right and bottom edges.
+/* Blocks sit on the layer's grid, so a block may reach size - 1 pixels
+ * past a region's edges on every side.
  */
 static guint
 tl_area_pixelize_halo (const TlValue *values)
 {
   return (guint) values[0].v[0] - 1;
+}
+
+/* How far PIXELS start past the corner of the block grid's cell. */
+static void
+tl_area_pixelize_anchor (gint  size,
+                         gint  x,
+                         gint  y,
+                         gint *anchor_x,
+                         gint *anchor_y)
+{
+  *anchor_x = ((x % size) + size) % size;
+  *anchor_y = ((y % size) + size) % size;
 }
 
 static gboolean
@@ -242,12 +254,14 @@ tl_area_pixelize_reference (const TlFilter      *filter,
 {
   gint w = pixels->width, h = pixels->height;
   gint size = (gint) values[0].v[0];
-  gint x0, y0, x, y, u, v, c;
+  gint ax, ay, bx, by, x, y, u, v, c;
 
-  for (y0 = 0; y0 < h; y0 += size)
-    for (x0 = 0; x0 < w; x0 += size)
+  tl_area_pixelize_anchor (size, pixels->x, pixels->y, &ax, &ay);
+  for (by = -ay; by < h; by += size)
+    for (bx = -ax; bx < w; bx += size)
       {
-        gint   x1 = MIN (x0 + size, w), y1 = MIN (y0 + size, h);
+        gint   x0 = MAX (bx, 0), y0 = MAX (by, 0);
+        gint   x1 = MIN (bx + size, w), y1 = MIN (by + size, h);
         gfloat sum[4] = { 0, 0, 0, 0 };
         gfloat mean[4];
 
@@ -273,11 +287,16 @@ tl_area_pixelize_cl (TlRun         *run,
   cl_mem    out  = tl_run_get_output (run);
   cl_int    size = (cl_int) values[0].v[0];
   cl_kernel kernel = tl_run_get_kernel (run, "tl_area_pixelize", error);
+  const TlPixels *pixels = tl_run_get_pixels (run);
+  gint      anchor[2];
 
+  tl_area_pixelize_anchor (size, pixels->x, pixels->y, &anchor[0], &anchor[1]);
   return (kernel != NULL &&
           tl_run_set_arg (run, kernel, 0, sizeof (cl_mem), &in, error) &&
           tl_run_set_arg (run, kernel, 1, sizeof (cl_mem), &out, error) &&
           tl_run_set_arg (run, kernel, 4, sizeof (cl_int), &size, error) &&
+          tl_run_set_arg (run, kernel, 5, sizeof (cl_int), &anchor[0], error) &&
+          tl_run_set_arg (run, kernel, 6, sizeof (cl_int), &anchor[1], error) &&
           tl_run_enqueue (run, kernel, 2, error));
 }
 
@@ -305,8 +324,8 @@ const TlFilter tl_filter_pixelize =
   .name        = "pixelize",
   .label       = N_("Pixelize"),
   .description = N_("Simplify the image into an array of square blocks of "
-                    "the mean color, in linear light; blocks start at the "
-                    "region's corner and are cut at its edges"),
+                    "the mean color, in linear light; blocks sit on a grid "
+                    "from the layer's corner and are cut at its edges"),
   .format      = "RaGaBaA float",
   .default_pixels_per_item = 4,
   .params      = tl_area_pixelize_params,

@@ -296,6 +296,8 @@ tl_filter_reference (const TlFilter *filter,
 
   floats.width  = pixels->width;
   floats.height = pixels->height;
+  floats.x      = pixels->x;
+  floats.y      = pixels->y;
   if (pixels->codec == NULL ||
       tl_codec_get_storage (pixels->codec) == TL_STORAGE_FLOAT)
     {

@@ -57,6 +57,8 @@ typedef struct
   const TlCodec *codec;
   gconstpointer  in;
   gpointer       out;
+  gint           x, y;          /* where they sit in the layer (tiles,
+                                 * regions: pixelize's block grid) */
 } TlPixels;
 
 /* What C references see: 4 floats per pixel in the filter's format. */
@@ -66,6 +68,7 @@ typedef struct
   guint         height;
   const gfloat *in;
   gfloat       *out;
+  gint          x, y;           /* as in TlPixels */
 } TlFloatPixels;
 
 /* Timing of the OpenCL work of one run, from event profiling. */

@@ -75,19 +75,25 @@ tl_area_pixelize (global const tl_pixel *in,
                   global tl_pixel       *out,
                   TlDispatch             d,
                   global const float    *codec,
-                  int                    size)
+                  int                    size,
+                  int                    anchor_x,
+                  int                    anchor_y)
 {
   int2   origin = tl_item_origin (&d);
   int    end    = min (origin.x + d.pixels_per_item, d.width);
-  int    y0, y1, x0, block = -1;
+  int    y0, y1, x0, block = INT_MIN;
   float4 mean = 0.0f;
 
   if (origin.y >= d.height || origin.x >= d.width)
     return;
 
-  y0 = origin.y / size * size;
+  /* Blocks sit on the layer's grid: the region starts ANCHOR pixels
+   * past a block's corner, so tiles of one layer agree.
+   */
+  y0 = (origin.y + anchor_y) / size * size - anchor_y;
   y1 = min (y0 + size, d.height);
-  x0 = origin.x / size * size;
+  y0 = max (y0, 0);
+  x0 = (origin.x + anchor_x) / size * size - anchor_x;
 
   for (int x = origin.x; x < end; x++)
     {
@@ -99,9 +105,9 @@ tl_area_pixelize (global const tl_pixel *in,
           float4 sum = 0.0f;
 
           for (int v = y0; v < y1; v++)
-            for (int u = x0; u < x1; u++)
+            for (int u = max (x0, 0); u < x1; u++)
               sum += tl_load (in, v * d.stride + u, codec);
-          mean  = sum / (float) ((y1 - y0) * (x1 - x0));
+          mean  = sum / (float) ((y1 - y0) * (x1 - max (x0, 0)));
           block = x0;
         }
       tl_store (out, origin.y * d.stride + x, mean, codec);

@@ -302,10 +302,16 @@ threadlens2_dialog (const gchar     *name,
  */
 #define ID(handle) GPOINTER_TO_INT (handle)
 
-static gboolean
-threadlens2_is_indexed (gpointer drawable)
+static TlHostDrawableKind
+threadlens2_kind (gpointer drawable)
 {
-  return gimp_drawable_is_indexed (ID (drawable));
+  if (gimp_drawable_is_indexed (ID (drawable)))
+    return TL_HOST_DRAWABLE_INDEXED;
+  if (gimp_item_is_group (ID (drawable)))
+    return TL_HOST_DRAWABLE_GROUP;
+  if (gimp_item_is_text_layer (ID (drawable)))
+    return TL_HOST_DRAWABLE_TEXT;
+  return TL_HOST_DRAWABLE_PIXELS;
 }
 
 static gboolean
@@ -393,9 +399,16 @@ threadlens2_progress_end (void)
   gimp_progress_end ();
 }
 
+/* Warnings: the message dialog or error console, stderr in batch. */
+static void
+threadlens2_message (const gchar *text)
+{
+  gimp_message (text);
+}
+
 static const TlHostGimp threadlens2_gimp =
 {
-  threadlens2_is_indexed,
+  threadlens2_kind,
   threadlens2_mask_bounds,
   threadlens2_get_buffer,
   threadlens2_get_shadow,
@@ -407,6 +420,7 @@ static const TlHostGimp threadlens2_gimp =
   threadlens2_progress_init,
   threadlens2_progress_end,
   threadlens2_progress,
+  threadlens2_message,
 };
 
 /* FILTER NULL: the thread map alone. */

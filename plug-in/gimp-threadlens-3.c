@@ -414,10 +414,16 @@ threadlens3_progress (gdouble      fraction,
 /* The image operations tl_host_apply () needs, in libgimp-3.0 terms:
  * handles are GimpImage and GimpDrawable objects.
  */
-static gboolean
-threadlens3_is_indexed (gpointer drawable)
+static TlHostDrawableKind
+threadlens3_kind (gpointer drawable)
 {
-  return gimp_drawable_is_indexed (drawable);
+  if (gimp_drawable_is_indexed (drawable))
+    return TL_HOST_DRAWABLE_INDEXED;
+  if (gimp_item_is_group (drawable))
+    return TL_HOST_DRAWABLE_GROUP;
+  if (gimp_item_is_text_layer (drawable))
+    return TL_HOST_DRAWABLE_TEXT;
+  return TL_HOST_DRAWABLE_PIXELS;
 }
 
 static gboolean
@@ -506,9 +512,16 @@ threadlens3_progress_end (void)
   gimp_progress_end ();
 }
 
+/* Warnings: the message dialog or error console, stderr in batch. */
+static void
+threadlens3_message (const gchar *text)
+{
+  gimp_message (text);
+}
+
 static const TlHostGimp threadlens3_gimp =
 {
-  threadlens3_is_indexed,
+  threadlens3_kind,
   threadlens3_mask_bounds,
   threadlens3_get_buffer,
   threadlens3_get_shadow,
@@ -520,6 +533,7 @@ static const TlHostGimp threadlens3_gimp =
   threadlens3_progress_init,
   threadlens3_progress_end,
   threadlens3_progress,
+  threadlens3_message,
 };
 
 static GimpValueArray *

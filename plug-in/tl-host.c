@@ -13,6 +13,7 @@
 #include "tl-error.h"
 #include "tl-host.h"
 #include "tl-overlay.h"
+#include "tl-process.h"
 #include "tl-run.h"
 
 const gchar *tl_host_overlay_names[] =
@@ -733,12 +734,32 @@ tl_host_read_pixels (const TlHostSettings *settings,
   return TRUE;
 }
 
-/* Filters REGION of SOURCE into the same place of TARGET.  The filter
- * reads its halo around the region from SOURCE (clamped at the layer's
- * edges, as the filter's own borders are); TARGET is written only on
- * success, so a failure leaves it untouched.  With an overlay chosen and
- * OVERLAY given, the thread map of the same dispatch over the filtered
- * pixels goes there.
+typedef struct
+{
+  TlHostProgress progress;
+  gpointer       data;
+  const gchar   *message;
+} TlHostTileProgress;
+
+static void
+tl_host_tile_progress (gdouble  fraction,
+                       gpointer data)
+{
+  TlHostTileProgress *tiles = data;
+
+  tl_host_report (tiles->progress, tiles->data, 0.1 + 0.8 * fraction,
+                  tiles->message);
+}
+
+/* Filters REGION of SOURCE into the same place of TARGET, in tiles when
+ * the region is too big for one device buffer.  The filter reads its
+ * halo around the region from SOURCE (clamped at the layer's edges, as
+ * the filter's own borders are).  A failure may leave TARGET partly
+ * written: the caller drops it (GIMP's shadow is merged only on success).
+ * With an overlay chosen and OVERLAY given, the thread map of the same
+ * dispatch over the filtered pixels goes there.  With no OpenCL platform
+ * at all, the filter's C reference runs and WARNING (when given) says so;
+ * an overlay then fails, as it needs a device.
  */
 gboolean
 tl_host_process (const TlHostSettings *settings,
@@ -749,18 +770,16 @@ tl_host_process (const TlHostSettings *settings,
                  TlHostProgress        progress,
                  gpointer              progress_data,
                  TlHostOverlay        *overlay,
+                 gchar               **warning,
                  GError              **error)
 {
   TlContext           *context;
-  g_autoptr(TlCodec)   codec   = NULL;
+  g_autoptr(GError)    missing = NULL;
   g_autofree gchar    *message = NULL;
-  const Babl          *format;
-  GeglRectangle        area;
+  gboolean             map     = overlay && settings->overlay > 0;
+  TlHostTileProgress   tiles;
+  TlProcessReport      report;
   TlChoice             choice;
-  TlPixels             pixels  = { 0, };
-  TlRunTimes           times;
-  gsize                pixel_size, offset;
-  gboolean             ok      = FALSE;
 
   g_return_val_if_fail (settings != NULL && filter != NULL, FALSE);
   g_return_val_if_fail (GEGL_IS_BUFFER (source) && GEGL_IS_BUFFER (target), FALSE);
@@ -771,55 +790,72 @@ tl_host_process (const TlHostSettings *settings,
     return FALSE;
 
   tl_host_report (progress, progress_data, 0.05, _("ThreadLens: preparing OpenCL"));
-  context = tl_host_get_context (settings, error);
+  context = tl_host_get_context (settings, &missing);
   if (context == NULL)
-    return FALSE;
-  tl_host_report (NULL, NULL, 0.05, "OpenCL ready");
-
-  if (! tl_host_read_pixels (settings, filter, source, region, &codec, &area,
-                             &pixels, error))
-    return FALSE;
-  format     = tl_codec_get_format (codec);
-  pixel_size = tl_codec_get_pixel_size (codec);
-
-  /* TRANSLATORS: ThreadLens: FILTER on DEVICE */
-  message = g_strdup_printf (_("ThreadLens: %s on %s"), _(filter->label),
-                             tl_context_get_device (context)->name);
-  tl_host_report (progress, progress_data, 0.3, message);
-  tl_host_report (NULL, NULL, 0.3, "pixels read");
-
-  if (! tl_run_filter (context, filter, settings->values, &choice, &pixels,
-                       NULL, &times, error))
-    goto out;
-  g_debug ("upload %.1f ms, kernels %.1f ms, download %.1f ms",
-           times.upload_ms, times.kernel_ms, times.download_ms);
-
-  if (overlay && settings->overlay > 0)
     {
-      /* The map goes over the filtered pixels, in R'G'B'A. */
-      g_autofree gfloat *shown = g_new (gfloat, (gsize) area.width * area.height * 4);
-
-      babl_process (babl_fish (format, babl_format ("R'G'B'A float")),
-                    pixels.out, shown, (glong) area.width * area.height);
-      tl_host_report (progress, progress_data, 0.8, _("ThreadLens: thread map"));
-      if (! tl_host_draw_map (context, settings, filter, codec, &area, shown, overlay,
-                              error))
-        goto out;
+      if (! tl_process_can_fall_back (missing) || map)
+        {
+          if (map)
+            g_prefix_error (&missing, _("the thread map needs an OpenCL device: "));
+          g_propagate_error (error, g_steal_pointer (&missing));
+          return FALSE;
+        }
+      if (warning)
+        *warning = tl_process_fallback_text (filter, missing);
+      /* TRANSLATORS: ThreadLens: FILTER on the CPU */
+      message = g_strdup_printf (_("ThreadLens: %s on the CPU"), _(filter->label));
+    }
+  else
+    {
+      tl_host_report (NULL, NULL, 0.05, "OpenCL ready");
+      /* TRANSLATORS: ThreadLens: FILTER on DEVICE */
+      message = g_strdup_printf (_("ThreadLens: %s on %s"), _(filter->label),
+                                 tl_context_get_device (context)->name);
     }
 
-  tl_host_report (progress, progress_data, 0.9, message);
-  offset = ((gsize) (region->y - area.y) * area.width + (region->x - area.x)) *
-           pixel_size;
-  gegl_buffer_set (target, region, 0, format, (guint8 *) pixels.out + offset,
-                   area.width * pixel_size);
+  tiles.progress = progress;
+  tiles.data     = progress_data;
+  tiles.message  = message;
+  tl_host_report (progress, progress_data, 0.1, message);
+  if (! tl_process_region (context, filter, settings->values, &choice, source,
+                           target, region, tl_process_tile_setting (),
+                           tl_host_tile_progress, &tiles, &report, error))
+    return FALSE;
+  g_debug ("%u tile(s) in %s storage; upload %.1f ms, kernels %.1f ms, "
+           "download %.1f ms", report.tiles, report.storage,
+           report.times.upload_ms, report.times.kernel_ms,
+           report.times.download_ms);
+
+  if (map)
+    {
+      g_autoptr(TlCodec) codec = NULL;
+      g_autofree gfloat *shown = NULL;
+      GeglRectangle      area;
+
+      /* The map of the dispatch over the filtered area: the region grown
+       * by the halo, shown as filtered where the region is.
+       */
+      codec = tl_codec_new (gegl_buffer_get_format (source), filter->format,
+                            error);
+      shown = codec ? tl_host_read_area (source, region,
+                                         tl_filter_halo (filter, settings->values),
+                                         babl_format ("R'G'B'A float"), &area,
+                                         error) : NULL;
+      if (shown == NULL)
+        return FALSE;
+      gegl_buffer_get (target, region, 1.0, babl_format ("R'G'B'A float"),
+                       shown + ((gsize) (region->y - area.y) * area.width +
+                                (region->x - area.x)) * 4,
+                       area.width * 4 * sizeof (gfloat), GEGL_ABYSS_NONE);
+      tl_host_report (progress, progress_data, 0.9, _("ThreadLens: thread map"));
+      if (! tl_host_draw_map (context, settings, filter, codec, &area, shown,
+                              overlay, error))
+        return FALSE;
+    }
+
   tl_host_report (progress, progress_data, 1.0, message);
   tl_host_report (NULL, NULL, 1.0, "pixels written");
-  ok = TRUE;
-
- out:
-  g_free ((gpointer) pixels.in);
-  g_free (pixels.out);
-  return ok;
+  return TRUE;
 }
 
 /* The bounded search behind "auto" (tl-tune.c) for FILTER on REGION of
@@ -839,7 +875,7 @@ tl_host_tune (const TlHostSettings *settings,
   g_autoptr(TlCodec)   codec = NULL;
   GeglRectangle        area;
   TlChoice             choice;
-  TlPixels             pixels;
+  TlPixels             pixels = { 0, };
   gboolean             ok;
 
   g_return_val_if_fail (settings != NULL && filter != NULL, FALSE);
@@ -944,6 +980,7 @@ tl_host_apply (const TlHostGimp     *gimp,
                GError              **error)
 {
   TlHostOverlay  overlay = { { 0, } };
+  g_autofree gchar *warning = NULL;
   GeglBuffer    *source, *shadow;
   GeglRectangle  region;
   gchar         *title;
@@ -951,18 +988,37 @@ tl_host_apply (const TlHostGimp     *gimp,
 
   g_return_val_if_fail (gimp != NULL && settings != NULL, FALSE);
 
-  if (gimp->is_indexed (drawable))
+  switch (gimp->kind (drawable))
     {
+    case TL_HOST_DRAWABLE_INDEXED:
       g_set_error_literal (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
                            _("ThreadLens filters work on RGB and grayscale "
                              "layers; this one is indexed (Image > Mode > RGB "
                              "converts it)"));
       return FALSE;
+    case TL_HOST_DRAWABLE_GROUP:
+      g_set_error_literal (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                           _("ThreadLens filters work on pixel layers; this one "
+                             "is a layer group (pick a layer inside it, or "
+                             "merge the group first)"));
+      return FALSE;
+    case TL_HOST_DRAWABLE_TEXT:
+      g_set_error_literal (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                           _("ThreadLens filters work on pixel layers; this one "
+                             "is a text layer (Layer > Discard Text Information "
+                             "makes it one)"));
+      return FALSE;
+    case TL_HOST_DRAWABLE_PIXELS:
+      break;
     }
 
-  /* Nothing selected on this drawable: nothing to do. */
   if (! gimp->mask_bounds (drawable, &region))
-    return TRUE;
+    {
+      g_set_error_literal (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                           _("the selection does not touch this layer: "
+                             "nothing to filter"));
+      return FALSE;
+    }
 
   title = g_strdup_printf (_("ThreadLens: %s"),
                            filter ? _(filter->label) : _("Thread Map"));
@@ -974,7 +1030,7 @@ tl_host_apply (const TlHostGimp     *gimp,
     {
       shadow = gimp->get_shadow (drawable);
       ok = tl_host_process (settings, filter, source, shadow, &region,
-                            gimp->progress, NULL, &overlay, error);
+                            gimp->progress, NULL, &overlay, &warning, error);
       if (ok)
         gegl_buffer_flush (shadow);
       g_object_unref (shadow);
@@ -989,6 +1045,8 @@ tl_host_apply (const TlHostGimp     *gimp,
   /* Only a successful run changes the image: on failure the shadow is
    * dropped and the layer keeps its pixels.
    */
+  if (warning)
+    gimp->message (warning);
   if (ok)
     {
       gimp->undo_begin (image);

@@ -88,9 +88,18 @@ typedef void (* TlHostProgress) (gdouble      fraction,
  * which differ between GIMP 2.10 (IDs) and 3 (objects) in types only.
  * IMAGE, DRAWABLE and layers are the host's handles.
  */
+/* What a drawable is, for the kinds ThreadLens cannot filter. */
+typedef enum
+{
+  TL_HOST_DRAWABLE_PIXELS,      /* a layer, mask or channel of pixels */
+  TL_HOST_DRAWABLE_INDEXED,
+  TL_HOST_DRAWABLE_GROUP,       /* a layer group: its pixels are its children's */
+  TL_HOST_DRAWABLE_TEXT         /* a text layer: filtering would drop its text */
+} TlHostDrawableKind;
+
 typedef struct
 {
-  gboolean     (* is_indexed)    (gpointer             drawable);
+  TlHostDrawableKind (* kind)    (gpointer             drawable);
   gboolean     (* mask_bounds)   (gpointer             drawable,
                                   GeglRectangle       *region);
   GeglBuffer * (* get_buffer)    (gpointer             drawable);
@@ -108,6 +117,7 @@ typedef struct
   void         (* progress_init) (const gchar         *message);
   void         (* progress_end)  (void);
   TlHostProgress progress;
+  void         (* message)       (const gchar         *text);
 } TlHostGimp;
 
 extern const gchar *tl_host_overlay_names[];
@@ -170,6 +180,7 @@ gboolean         tl_host_process          (const TlHostSettings *settings,
                                            TlHostProgress        progress,
                                            gpointer              progress_data,
                                            TlHostOverlay        *overlay,
+                                           gchar               **warning,
                                            GError              **error);
 
 G_END_DECLS

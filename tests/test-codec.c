@@ -120,7 +120,7 @@ test_format (gconstpointer data)
   GeglRectangle       extent = { 0, 0, SIDE, SIDE };
   TlFilter            identity = *matrix;
   TlChoice            choice;
-  TlPixels            pixels;
+  TlPixels            pixels = { 0, };
   gsize               bytes;
   guint               levels, expected;
 

@@ -115,7 +115,7 @@ test_filter_faults (gconstpointer data)
   g_autofree guint8 *out      = NULL;
   gsize              n_bytes  = (gsize) CROP_W * CROP_H * 4;
   TlChoice           choice;
-  TlPixels           pixels;
+  TlPixels           pixels = { 0, };
   guint              calls, n, errors = 0;
 
   g_assert_no_error (error);

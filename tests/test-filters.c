@@ -266,7 +266,7 @@ test_filter (gconstpointer data)
   const FilterCase *c      = data;
   const TlFilter   *filter = tl_filter_lookup (c->filter, NULL);
   g_autofree gpointer out  = NULL;
-  Prepared          p;
+  Prepared          p = { 0, };
   TlChoice          choice;
   guint             s, m, n, k, runs = 0;
 
@@ -328,7 +328,7 @@ test_driver_shape (void)
   const FilterCase *c      = &filter_cases[5];
   const TlFilter   *filter = tl_filter_lookup (c->filter, NULL);
   g_autofree gpointer out  = NULL;
-  Prepared          p;
+  Prepared          p = { 0, };
   TlChoice          choice;
 
   prepare (c, filter, &p);

@@ -252,7 +252,7 @@ test_oracle (gconstpointer data)
   g_autofree gfloat *ours   = NULL;
   g_autofree gfloat *in     = NULL;
   g_autofree gfloat *theirs = NULL;
-  TlPixels           pixels;
+  TlPixels           pixels = { 0, };
   TlChoice           choice;
   TlPlan             plan;
   const Babl        *format;

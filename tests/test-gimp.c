@@ -32,6 +32,8 @@
 #define TOP_LAYER      "(aref (cadr (gimp-image-get-layers img)) 0)"
 #define LAYER_WIDTH    "gimp-drawable-width"
 #define LAYER_HEIGHT   "gimp-drawable-height"
+#define NEW_GROUP      "(car (gimp-layer-group-new img))"
+#define NEW_TEXT       "(car (gimp-text-layer-new img \"ThreadLens\" \"Sans\" 40 PIXELS))"
 #else
 #define GIMP_CONSOLE   "gimp-console-3.0"
 #define GIMP_DIR_VAR   "GIMP3_DIRECTORY"
@@ -39,7 +41,18 @@
 #define TOP_LAYER      "(vector-ref (car (gimp-image-get-layers img)) 0)"
 #define LAYER_WIDTH    "gimp-drawable-get-width"
 #define LAYER_HEIGHT   "gimp-drawable-get-height"
+#define NEW_GROUP      "(car (gimp-group-layer-new img \"group\"))"
+#define NEW_TEXT       "(car (gimp-text-layer-new img \"ThreadLens\" " \
+                       "(car (gimp-context-get-font)) 40 UNIT-PIXEL))"
 #endif
+
+/* Makes a new layer of KIND the one the call gets; AFTER_KIND removes
+ * it, so that the photo is saved as it was.
+ */
+#define USE_NEW_LAYER(kind) \
+  "(set! layer (let ((new " kind ")) (gimp-image-insert-layer img new 0 -1) new))"
+#define DROP_NEW_LAYER "(gimp-image-remove-layer img layer)" \
+                       "(set! layer " TOP_LAYER ")"
 
 /* Names the top layer and its size, then hides it so that saving shows
  * the image layer alone.
@@ -76,6 +89,9 @@ typedef struct
   const gchar *cli[6];       /* EXPECT_SAME_AS_CLI: apply's options; or
                               * EXPECT_SAME_AS_CHECK: cli[0] the check */
   gboolean     sixteen_bit;  /* compared to 16-bit precision, levels kept */
+  const gchar *env;          /* NAME=VALUE for a GIMP run of its own;
+                              * @empty: an empty folder, @corrupt: a program
+                              * cache of garbage */
 } GimpCheck;
 
 static const GimpCheck checks[] =
@@ -167,6 +183,70 @@ static const GimpCheck checks[] =
     REPORT_TOP_LAYER, EXPECT_OVERLAY, "Thread map: work-groups 32x32",
     { NULL } },
   /* Failures: an error that names the problem, the layer unchanged. */
+  /* No OpenCL platform: the C reference, with a warning; the overlay
+   * needs a device and fails.
+   */
+  { "no-platform", "coffee.png", NULL, "invert", "RUN-NONINTERACTIVE", "",
+    NULL, EXPECT_SAME_AS_CLI, "ran on the CPU through its C reference",
+    { NULL }, FALSE, "OCL_ICD_VENDORS=@empty" },
+  { "no-platform-overlay", "coffee.png", NULL, "invert", "RUN-NONINTERACTIVE",
+    "overlay=work-group", NULL, EXPECT_UNCHANGED,
+    "the thread map needs an OpenCL device: no OpenCL platform found",
+    { NULL }, FALSE, "OCL_ICD_VENDORS=@empty" },
+  { "no-platform-thread-map", "coffee.png", NULL, NULL, "RUN-NONINTERACTIVE",
+    "overlay=lane", NULL, EXPECT_UNCHANGED, "no OpenCL platform found",
+    { NULL }, FALSE, "OCL_ICD_VENDORS=@empty" },
+  /* The driver fails: to build (every build), to allocate, to launch. */
+  { "bad-build", "coffee.png", NULL, "invert", "RUN-NONINTERACTIVE", "",
+    NULL, EXPECT_UNCHANGED, "building kernels/point.cl (u8) for", { NULL }, FALSE,
+    "THREADLENS_FAULT=clBuildProgram" },
+  { "out-of-device-memory", "coffee.png", NULL, "gaussian-blur",
+    "RUN-NONINTERACTIVE", "", NULL, EXPECT_UNCHANGED,
+    "CL_MEM_OBJECT_ALLOCATION_FAILURE", { NULL }, FALSE,
+    "THREADLENS_FAULT=clCreateBuffer" },
+  { "launch-fails", "coffee.png", NULL, "box-blur", "RUN-NONINTERACTIVE", "",
+    NULL, EXPECT_UNCHANGED, "CL_OUT_OF_RESOURCES", { NULL }, FALSE,
+    "THREADLENS_FAULT=clEnqueueNDRangeKernel" },
+  /* A program cache of garbage is rebuilt, not trusted. */
+  { "corrupt-cache", "coffee.png", NULL, "edge-sobel", "RUN-NONINTERACTIVE",
+    "", NULL, EXPECT_SAME_AS_CLI, NULL, { NULL }, FALSE,
+    "THREADLENS_CACHE_DIR=@corrupt" },
+  /* Tiles: a layer cut into 64-pixel tiles gives the same pixels. */
+  { "tiled", "coffee.png", NULL, "gaussian-blur", "RUN-NONINTERACTIVE",
+    "std-dev=5.0", NULL, EXPECT_SAME_AS_CLI, NULL, { "--set=std-dev=5" },
+    FALSE, "THREADLENS_TILE=64" },
+  /* Selections: none on this layer; one pixel; one column. */
+  { "empty-selection", "coffee.png",
+    "(gimp-image-resize img 800 600 0 0)"
+    "(gimp-image-select-rectangle img CHANNEL-OP-REPLACE 650 450 100 100)",
+    "invert", "RUN-NONINTERACTIVE", "",
+    "(gimp-selection-none img)(gimp-image-resize img 600 400 0 0)",
+    EXPECT_UNCHANGED, "the selection does not touch this layer", { NULL } },
+  { "selection-1x1", "coffee.png",
+    "(gimp-image-select-rectangle img CHANNEL-OP-REPLACE 300 200 1 1)",
+    "gaussian-blur", "RUN-NONINTERACTIVE", "std-dev=3.0",
+    "(gimp-selection-none img)", EXPECT_CUSTOM, NULL, { "--set=std-dev=3" } },
+  { "selection-1xN", "coffee.png",
+    "(gimp-image-select-rectangle img CHANNEL-OP-REPLACE 250 0 1 400)",
+    "box-blur", "RUN-NONINTERACTIVE", "radius=4.0",
+    "(gimp-selection-none img)", EXPECT_CUSTOM, NULL, { "--set=radius=4" } },
+  /* Layers without pixels of their own. */
+  { "layer-group", "coffee.png", USE_NEW_LAYER (NEW_GROUP), "invert",
+    "RUN-NONINTERACTIVE", "", DROP_NEW_LAYER, EXPECT_UNCHANGED,
+    "this one is a layer group", { NULL } },
+  { "text-layer", "coffee.png", USE_NEW_LAYER (NEW_TEXT), "invert",
+    "RUN-NONINTERACTIVE", "", DROP_NEW_LAYER, EXPECT_UNCHANGED,
+    "this one is a text layer", { NULL } },
+  { "bad-swizzle", "coffee.png", NULL, "invert", "RUN-NONINTERACTIVE",
+    "swizzle=-3", NULL, EXPECT_UNCHANGED, "swizzle", { NULL } },
+#if TL_GIMP_VERSION == 2
+  /* Script-fu itself refuses a string where a number goes, before the
+   * plug-in runs; its catch keeps the message, so the failure marker is
+   * all there is to read.
+   */
+  { "bad-kind", "coffee.png", NULL, "gaussian-blur", "RUN-NONINTERACTIVE",
+    "std-dev=\"six\"", NULL, EXPECT_UNCHANGED, "TL-CALL-FAILED", { NULL } },
+#endif
   { "bad-indexed", "palette_color.png", NULL, "invert", "RUN-NONINTERACTIVE",
     "", NULL, EXPECT_UNCHANGED, "this one is indexed", { NULL } },
   { "bad-shape-limit", "coffee.png", NULL, "invert", "RUN-NONINTERACTIVE",
@@ -205,7 +285,7 @@ static const GimpCheck checks[] =
 #define UNCHANGED_TOLERANCE 1e-6
 
 static gchar *work_dir;
-static gchar *gimp_log;
+static GString *gimp_log;
 
 static gchar *
 photo (const gchar *name)
@@ -316,9 +396,13 @@ append_check (GString         *script,
 #endif
   if (check->before)
     g_string_append_printf (script, "    %s\n", check->before);
+  /* A failed call must leave no undo step: the image stays clean. */
+  g_string_append (script, "    (gimp-image-clean-all img)\n");
   g_string_append (script, "    (catch (gimp-message \"TL-CALL-FAILED\")\n      ");
   append_call (script, check);
   g_string_append (script, ")\n");
+  g_string_append (script, "    (gimp-message (if (member (car (gimp-image-is-dirty img)) '(0 #f))"
+                           " \"TL-CLEAN\" \"TL-DIRTY\"))\n");
   if (check->after)
     g_string_append_printf (script, "    %s\n", check->after);
 #if TL_GIMP_VERSION == 2
@@ -331,8 +415,11 @@ append_check (GString         *script,
   g_string_append (script, "    (gimp-image-delete img))))\n");
 }
 
+/* Runs every check whose env is ENV (NULL: those without one) in one
+ * GIMP, and appends GIMP's output to gimp_log.
+ */
 static gboolean
-run_gimp (void)
+run_gimp (const gchar *env)
 {
   g_autoptr(GString) script   = g_string_new ("(begin\n");
   g_autoptr(GError)  error    = NULL;
@@ -345,6 +432,7 @@ run_gimp (void)
   g_autofree gchar  *gimpdir  = work_file ("gimp");
   g_autofree gchar  *pdirs    = NULL;
   g_autofree gchar  *out      = NULL;
+  g_autofree gchar  *log      = NULL;
   g_auto(GStrv)      envp     = g_get_environ ();
   GPtrArray         *argv     = g_ptr_array_new ();
   gint               status;
@@ -353,7 +441,8 @@ run_gimp (void)
   g_mkdir_with_parents (link_dir, 0700);
   g_mkdir_with_parents (config, 0700);
   g_mkdir_with_parents (cache, 0700);
-  if (symlink (g_getenv ("TL_GIMP_PLUGIN"), link) != 0)
+  if (! g_file_test (link, G_FILE_TEST_EXISTS) &&
+      symlink (g_getenv ("TL_GIMP_PLUGIN"), link) != 0)
     g_error ("cannot link the plug-in into %s", link_dir);
 
   /* An isolated GIMP: its own config folder, home and caches, and a
@@ -368,6 +457,19 @@ run_gimp (void)
   envp = g_environ_setenv (envp, "GIMP_TESTING_PLUGINDIRS", pdirs, TRUE);
   envp = g_environ_unsetenv (envp, "DISPLAY");
   envp = g_environ_unsetenv (envp, "G_DEBUG");
+  if (env)
+    {
+      g_auto(GStrv)     pair  = g_strsplit (env, "=", 2);
+      g_autofree gchar *value = NULL;
+
+      if (g_str_equal (pair[1], "@empty"))
+        value = work_file ("empty");
+      else if (g_str_equal (pair[1], "@corrupt"))
+        value = work_file ("corrupt-cache");
+      else
+        value = g_strdup (pair[1]);
+      envp = g_environ_setenv (envp, pair[0], value, TRUE);
+    }
 
   g_string_append (script,
     "(define (tl-check name thunk)\n"
@@ -376,7 +478,8 @@ run_gimp (void)
     "    (thunk)\n"
     "    (gimp-message (string-append \"TL-OK \" name))))\n");
   for (i = 0; i < G_N_ELEMENTS (checks); i++)
-    append_check (script, &checks[i]);
+    if (g_strcmp0 (checks[i].env, env) == 0)
+      append_check (script, &checks[i]);
   g_string_append (script, ")\n");
 
   g_ptr_array_add (argv, GIMP_CONSOLE);
@@ -395,16 +498,17 @@ run_gimp (void)
   g_ptr_array_add (argv, NULL);
 
   if (! g_spawn_sync (NULL, (gchar **) argv->pdata, envp, G_SPAWN_SEARCH_PATH,
-                      NULL, NULL, &out, &gimp_log, &status, &error))
+                      NULL, NULL, &out, &log, &status, &error))
     g_error ("cannot run %s: %s", GIMP_CONSOLE, error->message);
   g_ptr_array_unref (argv);
-  g_test_message ("GIMP said:\n%s", gimp_log);
+  g_test_message ("GIMP (%s) said:\n%s", env ? env : "plain", log);
 
 #if TL_GIMP_VERSION == 3
   /* GIMP 3 exits with the batch status. */
   if (! g_spawn_check_wait_status (status, &error))
-    g_error ("%s: %s\n%s", GIMP_CONSOLE, error->message, gimp_log);
+    g_error ("%s: %s\n%s", GIMP_CONSOLE, error->message, log);
 #endif
+  g_string_append (gimp_log, log);
   return TRUE;
 }
 
@@ -413,11 +517,11 @@ static gchar *
 check_log (const GimpCheck *check)
 {
   g_autofree gchar *begin = g_strconcat ("TL-BEGIN ", check->name, "\n", NULL);
-  const gchar      *start = strstr (gimp_log, begin);
+  const gchar      *start = strstr (gimp_log->str, begin);
   const gchar      *end;
 
   if (start == NULL)
-    g_error ("check %s did not run:\n%s", check->name, gimp_log);
+    g_error ("check %s did not run:\n%s", check->name, gimp_log->str);
   end = strstr (start + strlen (begin), "TL-BEGIN ");
   return end ? g_strndup (start, end - start) : g_strdup (start);
 }
@@ -521,12 +625,21 @@ test_check (gconstpointer data)
       if (strstr (log, check->error) == NULL)
         g_error ("check %s: GIMP's error does not say '%s':\n%s",
                  check->name, check->error, log);
+      if (strstr (log, "TL-CLEAN") == NULL)
+        g_error ("check %s: the failed call left an undo step:\n%s",
+                 check->name, log);
       assert_same_pixels (out, in, UNCHANGED_TOLERANCE);
       return;
     }
 
   if (failed)
     g_error ("check %s: the call failed:\n%s", check->name, log);
+  if (check->error && check->expect == EXPECT_SAME_AS_CLI &&
+      strstr (log, check->error) == NULL)
+    g_error ("check %s: GIMP's messages do not say '%s':\n%s", check->name,
+             check->error, log);
+  if (check->filter && strstr (log, "TL-DIRTY") == NULL)
+    g_error ("check %s: the image is not marked changed:\n%s", check->name, log);
 
   if (check->expect == EXPECT_OVERLAY)
     {
@@ -670,6 +783,80 @@ test_selection_feathered (void)
   g_assert_cmpuint (blended, >, 100);
 }
 
+/* A selection of one pixel or one column: inside, the filter as on the
+ * whole photo (its halo came from the layer); outside, the photo exactly.
+ */
+static void
+test_selection_thin (gconstpointer data)
+{
+  const GimpCheck   *check     = data;
+  g_autofree gchar  *orig_path = photo (check->photo);
+  g_autofree gchar  *want_path = cli_apply (check, check->filter, check->cli);
+  g_autofree gchar  *got_path  = check_output (check);
+  g_autofree gfloat *orig = NULL, *want = NULL, *got = NULL;
+  GeglRectangle      rect;
+  guint              w, h, x, y, inside = 0;
+
+  g_assert_cmpint (sscanf (strstr (check->before, "REPLACE"), "REPLACE %d %d %d %d",
+                           &rect.x, &rect.y, &rect.width, &rect.height), ==, 4);
+  orig = load (orig_path, &w, &h);
+  want = load (want_path, &w, &h);
+  got  = load (got_path, &w, &h);
+
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++)
+      {
+        gsize i = ((gsize) y * w + x) * 4;
+
+        if (gegl_rectangle_contains (&rect, &(GeglRectangle) { x, y, 1, 1 }))
+          {
+            if (max_difference (got + i, want + i, 4) > 1.0 / 255.0 + 1e-6)
+              g_error ("pixel %u,%u: not filtered as in the whole photo", x, y);
+            inside += max_difference (got + i, orig + i, 4) > 0.0;
+          }
+        else if (max_difference (got + i, orig + i, 4) != 0.0)
+          {
+            g_error ("pixel %u,%u outside the selection changed", x, y);
+          }
+      }
+  /* The filter did change the selected pixels. */
+  g_assert_cmpuint (inside, >=, (guint) (rect.width * rect.height + 1) / 2);
+}
+
+/* A program cache whose every entry is garbage: the command line fills
+ * it, then each file is overwritten.
+ */
+static void
+prepare_corrupt_cache (void)
+{
+  g_autofree gchar *dir    = work_file ("corrupt-cache");
+  g_autofree gchar *in     = photo ("coffee.png");
+  g_autofree gchar *out    = work_file ("cache-fill.png");
+  g_autofree gchar *find   = NULL;
+  g_autofree gchar *files  = NULL;
+  const gchar      *argv[] = { g_getenv ("THREADLENS_BIN"), "apply", "edge-sobel",
+                               in, out, NULL };
+  g_auto(GStrv)     envp   = g_environ_setenv (g_get_environ (),
+                                               "THREADLENS_CACHE_DIR", dir, TRUE);
+  g_auto(GStrv)     paths  = NULL;
+  gint              status;
+  guint             i, n = 0;
+
+  g_mkdir_with_parents (dir, 0700);
+  g_assert_true (g_spawn_sync (NULL, (gchar **) argv, envp,
+                               G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL,
+                               NULL, &status, NULL));
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+
+  find = g_strdup_printf ("find %s -type f", dir);
+  g_assert_true (g_spawn_command_line_sync (find, &files, NULL, &status, NULL));
+  paths = g_strsplit (files, "\n", -1);
+  for (i = 0; paths[i]; i++)
+    if (*paths[i] && g_file_set_contents (paths[i], "not a program", -1, NULL))
+      n++;
+  g_assert_cmpuint (n, >=, 1);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -693,7 +880,20 @@ main (int    argc,
   g_setenv ("THREADLENS_CACHE_DIR", work_dir, TRUE);
   if (! tl_image_init_gegl (&error))
     g_error ("GEGL: %s", error->message);
-  run_gimp ();
+  prepare_corrupt_cache ();
+  gimp_log = g_string_new (NULL);
+
+  /* One GIMP for the plain checks, one for each environment. */
+  run_gimp (NULL);
+  for (i = 0; i < G_N_ELEMENTS (checks); i++)
+    {
+      guint j;
+
+      for (j = 0; j < i && g_strcmp0 (checks[j].env, checks[i].env) != 0; j++)
+        ;
+      if (checks[i].env && j == i)
+        run_gimp (checks[i].env);
+    }
 
   for (i = 0; i < G_N_ELEMENTS (checks); i++)
     {
@@ -704,6 +904,10 @@ main (int    argc,
     }
   g_test_add_func ("/gimp/selection/rectangle", test_selection_rectangle);
   g_test_add_func ("/gimp/selection/feathered", test_selection_feathered);
+  g_test_add_data_func ("/gimp/selection/1x1", find_check ("selection-1x1"),
+                        test_selection_thin);
+  g_test_add_data_func ("/gimp/selection/1xN", find_check ("selection-1xN"),
+                        test_selection_thin);
 
   return g_test_run ();
 }

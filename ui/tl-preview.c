@@ -176,7 +176,7 @@ tl_preview_thread (GTask        *task,
       scratch = gegl_buffer_new (&job->work, babl_format (job->filter->format));
       ok = tl_host_process (&job->settings, job->filter, job->source,
                             scratch, &job->work, NULL, NULL, &overlay,
-                            &error);
+                            NULL, &error);
     }
   else
     {

@@ -1,0 +1,258 @@
+/* ThreadLens: a filter over a region of a GEGL buffer, in tiles (see
+ * tl-process.h).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "tl-codec.h"
+#include "tl-error.h"
+#include "tl-process.h"
+#include "tl-run.h"
+
+/* Host memory for one tile's input, and as much again for its output.
+ * On the device a pixel may widen to 4 floats (the blurs' first pass),
+ * which the device's largest buffer must hold too.
+ */
+#define TL_PROCESS_TILE_BYTES   ((gsize) 256 << 20)
+#define TL_PROCESS_DEVICE_PIXEL 16
+#define TL_PROCESS_MIN_TILE     16
+
+/* THREADLENS_TILE=N caps tiles at N x N pixels (halo aside): 0 or unset
+ * leaves the size to the memory bounds.
+ */
+guint
+tl_process_tile_setting (void)
+{
+  const gchar *text = g_getenv ("THREADLENS_TILE");
+  guint64      side = 0;
+
+  if (text && *text &&
+      ! g_ascii_string_to_unsigned (text, 10, TL_PROCESS_MIN_TILE, 1 << 20,
+                                    &side, NULL))
+    {
+      g_warning ("THREADLENS_TILE='%s' is not a tile size of %d to %d pixels; "
+                 "ignored", text, TL_PROCESS_MIN_TILE, 1 << 20);
+      side = 0;
+    }
+  return (guint) side;
+}
+
+/* The side of square tiles for REGION (G_MAXINT: one tile), or 0 with
+ * ERROR when the halo leaves no room.
+ */
+static gint
+tl_process_tile_side (TlContext           *context,
+                      const GeglRectangle *region,
+                      guint                halo,
+                      gsize                pixel_size,
+                      guint                max_tile,
+                      GError             **error)
+{
+  guint64 pixels = TL_PROCESS_TILE_BYTES / MAX (pixel_size, 1);
+  guint64 area   = (guint64) (region->width + 2 * halo) *
+                   (region->height + 2 * halo);
+  gint64  side;
+
+  if (context)
+    pixels = MIN (pixels, tl_context_get_device (context)->max_alloc_size /
+                          TL_PROCESS_DEVICE_PIXEL);
+  if (area <= pixels && (max_tile == 0 ||
+                         (region->width <= (gint) max_tile &&
+                          region->height <= (gint) max_tile)))
+    return G_MAXINT;
+
+  side = (gint64) sqrt ((gdouble) pixels) - 2 * (gint64) halo;
+  if (max_tile > 0)
+    side = MIN (side, (gint64) max_tile);
+  if (side < TL_PROCESS_MIN_TILE)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
+                   _("a halo of %u pixels leaves no room for tiles in "
+                     "buffers of %" G_GUINT64_FORMAT " pixels; use a smaller "
+                     "radius"), halo, pixels);
+      return 0;
+    }
+  return (gint) side;
+}
+
+static gboolean
+tl_process_tile (TlContext           *context,
+                 const TlFilter      *filter,
+                 const TlValue       *values,
+                 const TlChoice      *choice,
+                 const TlCodec       *codec,
+                 GeglBuffer          *source,
+                 GeglBuffer          *target,
+                 const GeglRectangle *tile,
+                 guint                halo,
+                 TlProcessReport     *report,
+                 GError             **error)
+{
+  const Babl        *format     = tl_codec_get_format (codec);
+  gsize              pixel_size = tl_codec_get_pixel_size (codec);
+  g_autofree guint8 *in         = NULL;
+  g_autofree guint8 *out        = NULL;
+  GeglRectangle      area       = *tile;
+  TlPixels           pixels     = { 0, };
+  TlRunTimes         times;
+  TlPlan             plan;
+  gsize              bytes, offset;
+
+  area.x      -= halo;
+  area.y      -= halo;
+  area.width  += 2 * halo;
+  area.height += 2 * halo;
+  gegl_rectangle_intersect (&area, &area, gegl_buffer_get_extent (source));
+
+  bytes = (gsize) area.width * area.height * pixel_size;
+  in    = g_try_malloc (bytes);
+  out   = in ? g_try_malloc (bytes) : NULL;
+  if (out == NULL)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
+                   _("not enough memory for a %dx%d region"), area.width,
+                   area.height);
+      return FALSE;
+    }
+  report->peak_bytes = MAX (report->peak_bytes, 2 * bytes);
+
+  /* The layer's edges clamp, as the filters' own borders do. */
+  gegl_buffer_get (source, &area, 1.0, format, in, GEGL_AUTO_ROWSTRIDE,
+                   GEGL_ABYSS_CLAMP);
+
+  pixels.width  = area.width;
+  pixels.height = area.height;
+  pixels.codec  = codec;
+  pixels.in     = in;
+  pixels.out    = out;
+  pixels.x      = area.x;
+  pixels.y      = area.y;
+
+  if (context == NULL)
+    {
+      tl_filter_reference (filter, values, &pixels);
+    }
+  else
+    {
+      if (! tl_run_filter (context, filter, values, choice, &pixels, &plan,
+                           &times, error))
+        return FALSE;
+      if (report->tiles == 0)
+        report->plan = plan;
+      report->times.kernel_ms   += times.kernel_ms;
+      report->times.upload_ms   += times.upload_ms;
+      report->times.download_ms += times.download_ms;
+      report->times.launches    += times.launches;
+    }
+  if (report->tiles == 0)
+    report->tile = *tile;
+  report->tiles++;
+
+  offset = ((gsize) (tile->y - area.y) * area.width + (tile->x - area.x)) *
+           pixel_size;
+  gegl_buffer_set (target, tile, 0, format, out + offset,
+                   area.width * pixel_size);
+  return TRUE;
+}
+
+/* Filters REGION of SOURCE into the same place of TARGET (which must not
+ * be SOURCE: later tiles read their halo from it).  On failure TARGET
+ * may hold some tiles: callers write to a shadow or a scratch buffer and
+ * keep it only on success.  MAX_TILE caps the tiles' side (0: memory
+ * alone decides).
+ */
+gboolean
+tl_process_region (TlContext           *context,
+                   const TlFilter      *filter,
+                   const TlValue       *values,
+                   const TlChoice      *choice,
+                   GeglBuffer          *source,
+                   GeglBuffer          *target,
+                   const GeglRectangle *region,
+                   guint                max_tile,
+                   TlProcessProgress    progress,
+                   gpointer             progress_data,
+                   TlProcessReport     *report,
+                   GError             **error)
+{
+  g_autoptr(TlCodec) codec = NULL;
+  guint              halo;
+  gint               side, x, y;
+  guint              done = 0, total;
+
+  g_return_val_if_fail (filter != NULL && values != NULL && choice != NULL, FALSE);
+  g_return_val_if_fail (GEGL_IS_BUFFER (source) && GEGL_IS_BUFFER (target), FALSE);
+  g_return_val_if_fail (source != target, FALSE);
+  g_return_val_if_fail (region != NULL && report != NULL, FALSE);
+
+  memset (report, 0, sizeof (*report));
+  report->on_cpu = context == NULL;
+  if (region->width <= 0 || region->height <= 0)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                   _("the region %dx%d is empty"), region->width,
+                   region->height);
+      return FALSE;
+    }
+  if (! tl_filter_check_values (filter, values, error))
+    return FALSE;
+
+  codec = tl_codec_new (gegl_buffer_get_format (source), filter->format, error);
+  if (codec == NULL)
+    return FALSE;
+  report->pixel_size = tl_codec_get_pixel_size (codec);
+  report->storage    = tl_codec_storage_name (tl_codec_get_storage (codec));
+
+  halo = tl_filter_halo (filter, values);
+  side = tl_process_tile_side (context, region, halo, report->pixel_size,
+                               max_tile, error);
+  if (side == 0)
+    return FALSE;
+  side  = MIN (side, MAX (region->width, region->height));
+  total = ((region->width + side - 1) / side) * ((region->height + side - 1) / side);
+
+  for (y = region->y; y < region->y + region->height; y += side)
+    for (x = region->x; x < region->x + region->width; x += side)
+      {
+        GeglRectangle tile = { x, y,
+                               MIN (side, region->x + region->width - x),
+                               MIN (side, region->y + region->height - y) };
+
+        if (! tl_process_tile (context, filter, values, choice, codec, source,
+                               target, &tile, halo, report, error))
+          return FALSE;
+        if (progress)
+          progress ((gdouble) ++done / total, progress_data);
+      }
+
+  if (report->tiles > 1)
+    g_debug ("%s: %u tiles of up to %dx%d, halo %u, %zu bytes of pixels at once",
+             filter->name, report->tiles, side, side, halo, report->peak_bytes);
+  return TRUE;
+}
+
+/* ERROR means no OpenCL at all, so the C references may stand in. */
+gboolean
+tl_process_can_fall_back (const GError *error)
+{
+  return g_error_matches (error, TL_ERROR, TL_ERROR_NO_PLATFORM);
+}
+
+/* What the user is told when FILTER ran on its C reference for WHY. */
+gchar *
+tl_process_fallback_text (const TlFilter *filter,
+                          const GError   *why)
+{
+  g_return_val_if_fail (filter != NULL && why != NULL, NULL);
+
+  /* TRANSLATORS: WHY (the OpenCL error); FILTER's name. */
+  return g_strdup_printf (_("%s; %s ran on the CPU through its C reference "
+                            "instead"), why->message, _(filter->label));
+}

@@ -1,0 +1,283 @@
+/* ThreadLens tests: filtering a region of a buffer, in tiles.
+ *
+ * For every filter on a real photo: the layer in small tiles equals the
+ * layer in one piece, bit for bit; a selection's region equals the same
+ * pixels of the whole layer's result (its halo comes from the layer);
+ * and with no OpenCL device the C reference gives the same pixels as the
+ * reference itself.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "tl-cl.h"
+#include "tl-error.h"
+#include "tl-filter.h"
+#include "tl-image.h"
+#include "tl-process.h"
+
+typedef struct
+{
+  const gchar *filter;
+  const gchar *setting;
+  const gchar *layer;       /* babl format of the layer */
+} ProcessCase;
+
+static const ProcessCase process_cases[] =
+{
+  { "invert",              NULL,           "R'G'B' u8" },
+  { "color-matrix",        NULL,           "RGBA float" },
+  { "brightness-contrast", "contrast=1.3", "R'G'B' u8" },
+  { "threshold",           NULL,           "R'G'B'A u16" },
+  { "mono-mixer",          NULL,           "R'G'B' u8" },
+  { "sepia",               NULL,           "R'G'B' u8" },
+  { "gaussian-blur",       "std-dev=4",    "R'G'B' u8" },
+  { "gaussian-blur",       "std-dev=2.5",  "RGBA float" },
+  { "box-blur",            "radius=5",     "R'G'B'A u16" },
+  { "edge-sobel",          NULL,           "R'G'B' u8" },
+  { "pixelize",            "size=7",       "R'G'B' u8" },
+  { "pixelize",            "size=16",      "RGBA float" },
+  { "unsharp-mask",        "std-dev=3",    "R'G'B' u8" },
+};
+
+static TlContext *context;
+static TlImage   *photo;
+
+static GeglBuffer *
+layer_of (const gchar *format)
+{
+  GeglBuffer *source = tl_image_get_buffer (photo);
+  GeglBuffer *layer  = gegl_buffer_new (gegl_buffer_get_extent (source),
+                                        babl_format_with_space (format,
+                                                                gegl_buffer_get_format (source)));
+
+  gegl_buffer_copy (source, NULL, GEGL_ABYSS_NONE, layer, NULL);
+  return layer;
+}
+
+static GeglBuffer *
+run (TlContext           *with,
+     const TlFilter      *filter,
+     const TlValue       *values,
+     GeglBuffer          *layer,
+     const GeglRectangle *region,
+     guint                max_tile,
+     TlProcessReport     *report)
+{
+  g_autoptr(GError) error  = NULL;
+  GeglBuffer       *target = gegl_buffer_new (gegl_buffer_get_extent (layer),
+                                              gegl_buffer_get_format (layer));
+  TlChoice          choice;
+
+  tl_choice_init (&choice);
+  if (! tl_process_region (with, filter, values, &choice, layer, target,
+                           region, max_tile, NULL, NULL, report, &error))
+    g_error ("%s: %s", filter->name, error->message);
+  return target;
+}
+
+/* The two buffers hold the same bytes in REGION. */
+static void
+assert_same (GeglBuffer          *a,
+             GeglBuffer          *b,
+             const GeglRectangle *region,
+             const gchar         *what)
+{
+  const Babl        *format = gegl_buffer_get_format (a);
+  gsize              size   = (gsize) region->width * region->height *
+                              babl_format_get_bytes_per_pixel (format);
+  g_autofree guint8 *x      = g_malloc (size);
+  g_autofree guint8 *y      = g_malloc (size);
+  gsize              i;
+
+  gegl_buffer_get (a, region, 1.0, format, x, GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
+  gegl_buffer_get (b, region, 1.0, format, y, GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
+  for (i = 0; i < size && x[i] == y[i]; i++)
+    ;
+  if (i < size)
+    {
+      gsize pixel = i / babl_format_get_bytes_per_pixel (format);
+
+      g_error ("%s: differ at pixel %d,%d", what,
+               region->x + (gint) (pixel % region->width),
+               region->y + (gint) (pixel / region->width));
+    }
+}
+
+static void
+test_process (gconstpointer data)
+{
+  const ProcessCase      *c      = data;
+  g_autoptr(GError)       error  = NULL;
+  const TlFilter         *filter = tl_filter_lookup (c->filter, &error);
+  g_autofree TlValue     *values = tl_filter_default_values (filter);
+  g_autoptr(GeglBuffer)   layer  = layer_of (c->layer);
+  g_autoptr(GeglBuffer)   whole  = NULL;
+  g_autoptr(GeglBuffer)   tiled  = NULL;
+  g_autoptr(GeglBuffer)   part   = NULL;
+  g_autoptr(GeglBuffer)   part_tiled = NULL;
+  const GeglRectangle    *extent = gegl_buffer_get_extent (layer);
+  /* A selection's bounds, away from every edge and off the block grid. */
+  GeglRectangle           region = { 101, 57, 333, 211 };
+  TlProcessReport         report;
+  guint                   halo;
+  gsize                   bound;
+
+  if (c->setting)
+    g_assert_true (tl_filter_parse_assignment (filter, values, c->setting, &error));
+  halo = tl_filter_halo (filter, values);
+
+  whole = run (context, filter, values, layer, extent, 0, &report);
+  g_assert_cmpuint (report.tiles, ==, 1);
+
+  tiled = run (context, filter, values, layer, extent, 37, &report);
+  g_assert_cmpuint (report.tiles, ==, ((extent->width + 36) / 37) *
+                                      ((extent->height + 36) / 37));
+  g_assert_cmpint (report.tile.width, ==, 37);
+  /* Memory stays bounded by the tile: input and output with the halo. */
+  bound = 2 * (gsize) (37 + 2 * halo) * (37 + 2 * halo) * report.pixel_size;
+  g_assert_cmpuint (report.peak_bytes, <=, bound);
+  assert_same (whole, tiled, extent, "37-pixel tiles against one piece");
+
+  part = run (context, filter, values, layer, &region, 0, &report);
+  assert_same (whole, part, &region, "a region against the whole layer");
+  part_tiled = run (context, filter, values, layer, &region, 50, &report);
+  g_assert_cmpuint (report.tiles, ==, 7 * 5);
+  assert_same (whole, part_tiled, &region, "a region in tiles");
+}
+
+/* No device: the C reference, and exactly its pixels. */
+static void
+test_on_cpu (void)
+{
+  g_autoptr(GError)     error  = NULL;
+  const TlFilter       *filter = tl_filter_lookup ("gaussian-blur", &error);
+  g_autofree TlValue   *values = tl_filter_default_values (filter);
+  g_autoptr(GeglBuffer) layer  = layer_of ("R'G'B' u8");
+  g_autoptr(GeglBuffer) cpu    = NULL;
+  g_autoptr(GeglBuffer) cpu_tiled = NULL;
+  g_autoptr(TlCodec)    codec  = NULL;
+  const GeglRectangle  *extent = gegl_buffer_get_extent (layer);
+  g_autofree guint8    *in     = NULL;
+  g_autofree guint8    *out    = NULL;
+  g_autofree guint8    *got    = NULL;
+  TlPixels              pixels = { 0, };
+  TlProcessReport       report;
+  gsize                 size;
+
+  codec = tl_codec_new (gegl_buffer_get_format (layer), filter->format, &error);
+  g_assert_no_error (error);
+  size = (gsize) extent->width * extent->height * tl_codec_get_pixel_size (codec);
+  in   = g_malloc (size);
+  out  = g_malloc (size);
+  got  = g_malloc (size);
+  gegl_buffer_get (layer, extent, 1.0, tl_codec_get_format (codec), in,
+                   GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
+  pixels.width  = extent->width;
+  pixels.height = extent->height;
+  pixels.codec  = codec;
+  pixels.in     = in;
+  pixels.out    = out;
+  tl_filter_reference (filter, values, &pixels);
+
+  cpu = run (NULL, filter, values, layer, extent, 0, &report);
+  g_assert_true (report.on_cpu);
+  gegl_buffer_get (cpu, extent, 1.0, tl_codec_get_format (codec), got,
+                   GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
+  g_assert_cmpmem (got, size, out, size);
+
+  cpu_tiled = run (NULL, filter, values, layer, extent, 100, &report);
+  assert_same (cpu, cpu_tiled, extent, "the C reference in tiles");
+}
+
+static void
+test_bad_region (void)
+{
+  g_autoptr(GError)     error  = NULL;
+  const TlFilter       *filter = tl_filter_lookup ("invert", NULL);
+  g_autofree TlValue   *values = tl_filter_default_values (filter);
+  g_autoptr(GeglBuffer) layer  = layer_of ("R'G'B' u8");
+  g_autoptr(GeglBuffer) target = gegl_buffer_new (gegl_buffer_get_extent (layer),
+                                                  gegl_buffer_get_format (layer));
+  GeglRectangle         empty  = { 10, 10, 0, 5 };
+  TlProcessReport       report;
+  TlChoice              choice;
+
+  tl_choice_init (&choice);
+  g_assert_false (tl_process_region (context, filter, values, &choice, layer,
+                                     target, &empty, 0, NULL, NULL, &report,
+                                     &error));
+  g_assert_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "empty"));
+}
+
+/* 1x1 and 1xN regions: the smallest selections run and match. */
+static void
+test_thin_regions (void)
+{
+  static const GeglRectangle regions[] =
+  {
+    { 300, 200, 1, 1 }, { 0, 0, 1, 1 }, { 599, 0, 1, 400 }, { 0, 399, 600, 1 },
+  };
+  g_autoptr(GError)     error  = NULL;
+  const TlFilter       *filter = tl_filter_lookup ("gaussian-blur", NULL);
+  g_autofree TlValue   *values = tl_filter_default_values (filter);
+  g_autoptr(GeglBuffer) layer  = layer_of ("R'G'B' u8");
+  g_autoptr(GeglBuffer) whole  = NULL;
+  TlProcessReport       report;
+  guint                 i;
+
+  whole = run (context, filter, values, layer, gegl_buffer_get_extent (layer), 0,
+               &report);
+  for (i = 0; i < G_N_ELEMENTS (regions); i++)
+    {
+      g_autoptr(GeglBuffer) part = run (context, filter, values, layer,
+                                        &regions[i], 0, &report);
+
+      assert_same (whole, part, &regions[i], "a thin region");
+    }
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree gchar *cache = g_dir_make_tmp ("threadlens-process-XXXXXX", NULL);
+  g_autofree gchar *path  = NULL;
+  guint             i;
+  int               status;
+
+  g_test_init (&argc, &argv, NULL);
+  g_setenv ("THREADLENS_CACHE_DIR", cache, TRUE);
+
+  if (! tl_image_init_gegl (&error))
+    g_error ("GEGL: %s", error->message);
+  path  = g_test_build_filename (G_TEST_DIST, "images", "coffee.png", NULL);
+  photo = tl_image_load (path, &error);
+  g_assert_no_error (error);
+  context = tl_context_new (NULL, &error);
+  if (context == NULL)
+    g_error ("OpenCL is required for these tests (CI has PoCL): %s",
+             error->message);
+
+  for (i = 0; i < G_N_ELEMENTS (process_cases); i++)
+    {
+      g_autofree gchar *format = g_strdelimit (g_strdup (process_cases[i].layer), " '", '-');
+      g_autofree gchar *test   = g_strdup_printf ("/process/%s/%s/%u",
+                                                  process_cases[i].filter, format, i);
+
+      g_test_add_data_func (test, &process_cases[i], test_process);
+    }
+  g_test_add_func ("/process/on-cpu", test_on_cpu);
+  g_test_add_func ("/process/bad-region", test_bad_region);
+  g_test_add_func ("/process/thin-regions", test_thin_regions);
+
+  status = g_test_run ();
+  tl_context_free (context);
+  tl_image_free (photo);
+  return status;
+}
