@@ -75,8 +75,8 @@ tl_process_tile_side (TlContext           *context,
     {
       g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
                    _("a halo of %u pixels leaves no room for tiles in "
-                     "buffers of %" G_GUINT64_FORMAT " pixels; use a smaller "
-                     "radius"), halo, pixels);
+                     "buffers of %llu pixels; use a smaller radius"), halo,
+                   (unsigned long long) pixels);
       return 0;
     }
   return (gint) side;
@@ -197,8 +197,8 @@ tl_process_region (TlContext           *context,
   if (region->width <= 0 || region->height <= 0)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                   _("the region %dx%d is empty"), region->width,
-                   region->height);
+                   _("the region %ux%u is empty"), (guint) MAX (region->width, 0),
+                   (guint) MAX (region->height, 0));
       return FALSE;
     }
   if (! tl_filter_check_values (filter, values, error))

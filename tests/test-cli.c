@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <sys/wait.h>
 #include <string.h>
 
 #include <glib/gstdio.h>
@@ -501,6 +502,94 @@ test_no_platform (void)
   }
 }
 
+/* Several processes on one empty program cache at once (a batch script
+ * running in parallel): every run succeeds with the same pixels, and the
+ * cache they leave is whole: later runs load every entry from it.
+ */
+static void
+test_concurrent_cache (void)
+{
+  g_autofree gchar *cache  = output ("shared-cache");
+  g_autofree gchar *good   = photo ("coffee.png");
+  g_autofree gchar *first  = NULL;
+  g_auto(GStrv)     envp   = NULL;
+  GPid              pids[6];
+  gchar            *outs[G_N_ELEMENTS (pids)];
+  g_autoptr(GDir)   dir    = NULL;
+  g_autofree gchar *programs = NULL;
+  const gchar      *name;
+  guint             i, n_entries = 0;
+
+  g_mkdir_with_parents (cache, 0700);
+  envp = g_environ_setenv (g_get_environ (), "THREADLENS_CACHE_DIR", cache, TRUE);
+
+  for (i = 0; i < G_N_ELEMENTS (pids); i++)
+    {
+      g_autofree gchar *name_i = g_strdup_printf ("concurrent-%u.png", i);
+      /* Two programs, so that writers of different entries meet too. */
+      const gchar      *argv[] = { g_getenv ("THREADLENS_BIN"), "apply",
+                                   i % 2 ? "sepia" : "box-blur", good, NULL, NULL };
+
+      outs[i] = output (name_i);
+      argv[4] = outs[i];
+      g_assert_true (g_spawn_async (NULL, (gchar **) argv, envp,
+                                    G_SPAWN_DO_NOT_REAP_CHILD |
+                                    G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+                                    &pids[i], NULL));
+    }
+  for (i = 0; i < G_N_ELEMENTS (pids); i++)
+    {
+      gint status;
+
+      g_assert_cmpint (waitpid (pids[i], &status, 0), ==, pids[i]);
+      g_spawn_close_pid (pids[i]);
+      if (! g_spawn_check_wait_status (status, NULL))
+        g_error ("concurrent run %u failed", i);
+    }
+  for (i = 2; i < G_N_ELEMENTS (pids); i++)
+    {
+      g_autofree gchar *a = NULL, *b = NULL;
+      gsize             la, lb;
+
+      g_assert_true (g_file_get_contents (outs[i % 2], &a, &la, NULL));
+      g_assert_true (g_file_get_contents (outs[i], &b, &lb, NULL));
+      g_assert_cmpmem (a, la, b, lb);
+    }
+  for (i = 0; i < G_N_ELEMENTS (pids); i++)
+    g_free (outs[i]);
+
+  /* No temporary files left, and every entry loads (the JSON report
+   * counts programs from disk).
+   */
+  programs = g_build_filename (cache, "programs", NULL);
+  dir = g_dir_open (programs, 0, NULL);
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)))
+    {
+      /* SHA-256.bin: a half-written temporary would have another name. */
+      if (strlen (name) != 64 + 4 || ! g_str_has_suffix (name, ".bin"))
+        g_error ("stray file %s in the program cache", name);
+      n_entries++;
+    }
+  g_assert_cmpuint (n_entries, >=, 2);
+  {
+    const gchar      *argv[] = { g_getenv ("THREADLENS_BIN"), "apply", "box-blur",
+                                 good, NULL, NULL };
+    g_autofree gchar *again  = output ("concurrent-again.png");
+    g_autofree gchar *debug  = NULL;
+    gint              status;
+
+    argv[4] = again;
+    envp = g_environ_setenv (envp, "G_MESSAGES_DEBUG", "ThreadLens", TRUE);
+    g_assert_true (g_spawn_sync (NULL, (gchar **) argv, envp,
+                                 G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL,
+                                 &debug, &status, NULL));
+    g_assert_true (g_spawn_check_wait_status (status, NULL));
+    g_assert_null (strstr (debug, "driver refused"));
+    g_assert_null (strstr (debug, "damaged entry"));
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -520,6 +609,7 @@ main (int    argc,
   g_test_add_func ("/cli/apply", test_apply);
   g_test_add_func ("/cli/bad-input", test_bad_input);
   g_test_add_func ("/cli/no-platform", test_no_platform);
+  g_test_add_func ("/cli/concurrent-cache", test_concurrent_cache);
 
   status = g_test_run ();
   g_free (work_dir);
