@@ -14,6 +14,7 @@
 #include "tl-error.h"
 #include "tl-fault.h"
 #include "tl-overlay.h"
+#include "tl-process.h"
 #include "tl-run.h"
 
 /* Words per pixel and per group, as kernels/overlay.cl writes them. */
@@ -179,8 +180,13 @@ tl_overlay_map_new (const TlPlan *plan)
   gsize         pixels = (gsize) plan->width * plan->height;
 
   map->plan   = *plan;
-  map->pixels = g_new (guint32, pixels * TL_OVERLAY_PIXEL_WORDS);
-  map->groups = g_new (guint32, plan->group_count * TL_OVERLAY_GROUP_WORDS);
+  map->pixels = g_try_new (guint32, pixels * TL_OVERLAY_PIXEL_WORDS);
+  map->groups = g_try_new (guint32, plan->group_count * TL_OVERLAY_GROUP_WORDS);
+  if (map->pixels == NULL || map->groups == NULL)
+    {
+      tl_overlay_map_free (map);
+      return NULL;
+    }
 
   /* All ones: what the kernel never wrote stands out. */
   memset (map->pixels, 0xFF, pixels * TL_OVERLAY_PIXEL_WORDS * sizeof (guint32));
@@ -257,6 +263,25 @@ tl_overlay_read (TlRun       *run,
   return TRUE;
 }
 
+static gboolean
+tl_overlay_write (TlRun       *run,
+                  cl_mem       buffer,
+                  gsize        size,
+                  const void  *data,
+                  GError     **error)
+{
+  cl_int status;
+
+  status = TL_CL (clEnqueueWriteBuffer, tl_context_get_queue (tl_run_get_context (run)),
+                  buffer, CL_TRUE, 0, size, data, 0, NULL, NULL);
+  if (status != CL_SUCCESS)
+    {
+      tl_cl_set_error (error, status, _("clearing the thread map on the device"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* A pixel or group the kernel did not write means the launches did not
  * cover the plan: say so rather than draw garbage.
  */
@@ -316,7 +341,9 @@ tl_overlay_run (TlContext     *context,
   cl_mem                  pixels, groups, info;
   cl_uint                 info_data[4] = { 0, 0, 0, 0 };
   cl_uint                 p;
-  gsize                   pixel_size, group_size;
+  gsize                   pixel_size, group_size, row_size;
+  cl_int                  window_rows;
+  gint                    row;
 
   g_return_val_if_fail (context != NULL && plan != NULL, NULL);
   g_return_val_if_fail (plan->width > 0 && plan->height > 0, NULL);
@@ -347,12 +374,27 @@ tl_overlay_run (TlContext     *context,
       return NULL;
     }
 
-  p = simd_width ? simd_width : limits.simd_width;
+  p   = simd_width ? simd_width : limits.simd_width;
   map = tl_overlay_map_new (plan);
+  if (map == NULL)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
+                   _("not enough memory for the thread map of a %ux%u region"),
+                   plan->width, plan->height);
+      return NULL;
+    }
   run = tl_run_new (context, "overlay", plan);
 
-  pixel_size = (gsize) plan->width * plan->height * TL_OVERLAY_PIXEL_WORDS *
-               sizeof (guint32);
+  /* The map in windows of rows when the device's buffers cannot hold it
+   * whole (THREADLENS_TILE makes them smaller, for tests).
+   */
+  row_size    = (gsize) plan->width * TL_OVERLAY_PIXEL_WORDS * sizeof (guint32);
+  window_rows = MIN (plan->height,
+                     MAX (1, tl_context_get_device (context)->max_alloc_size /
+                             row_size));
+  if (tl_process_tile_setting () > 0)
+    window_rows = MIN (window_rows, (cl_int) tl_process_tile_setting ());
+  pixel_size = window_rows * row_size;
   group_size = plan->group_count * TL_OVERLAY_GROUP_WORDS * sizeof (guint32);
 
   pixels = tl_run_new_buffer (run, CL_MEM_READ_WRITE, pixel_size, map->pixels,
@@ -369,11 +411,30 @@ tl_overlay_run (TlContext     *context,
       ! tl_run_set_arg (run, kernel, 1, sizeof (cl_mem), &groups, error) ||
       ! tl_run_set_arg (run, kernel, 2, sizeof (cl_mem), &info, error) ||
       ! tl_run_set_arg (run, kernel, 4, sizeof (cl_uint), &p, error) ||
-      ! tl_run_enqueue (run, kernel, 3, error))
+      ! tl_run_set_arg (run, kernel, 5, sizeof (cl_int), &window_rows, error))
     return NULL;
 
-  if (! tl_overlay_read (run, pixels, pixel_size, map->pixels, error) ||
-      ! tl_overlay_read (run, groups, group_size, map->groups, error) ||
+  for (row = 0; row < (gint) plan->height; row += window_rows)
+    {
+      gsize    rows   = MIN ((guint) window_rows, plan->height - row);
+      guint32 *window = map->pixels + (gsize) row * plan->width *
+                                      TL_OVERLAY_PIXEL_WORDS;
+      cl_uint  record = row == 0;
+
+      /* Each window starts all ones, as the map does, so that a pixel
+       * the kernel missed still shows.
+       */
+      if (row > 0 &&
+          ! tl_overlay_write (run, pixels, rows * row_size, window, error))
+        return NULL;
+      tl_run_set_row_base (run, row);
+      if (! tl_run_set_arg (run, kernel, 6, sizeof (cl_uint), &record, error) ||
+          ! tl_run_enqueue (run, kernel, 3, error) ||
+          ! tl_overlay_read (run, pixels, rows * row_size, window, error))
+        return NULL;
+    }
+
+  if (! tl_overlay_read (run, groups, group_size, map->groups, error) ||
       ! tl_overlay_read (run, info, sizeof (info_data), info_data, error))
     return NULL;
 
@@ -403,6 +464,8 @@ tl_overlay_model (const TlPlan *plan,
   g_return_val_if_fail (plan->local[0] > 0 && plan->local[1] > 0, NULL);
 
   map = tl_overlay_map_new (plan);
+  if (map == NULL)
+    return NULL;
   map->simd_source = TL_OVERLAY_SIMD_DERIVED;
   map->simd_width  = simd_width;
 

@@ -25,6 +25,7 @@ struct _TlRun
   cl_mem          output;
   GPtrArray      *buffers;     /* every cl_mem of the run, released at end */
   GPtrArray      *launches;    /* kernel events, for timing */
+  gint            row_base;    /* TlDispatch.row_base of the next launches */
 };
 
 static void
@@ -177,6 +178,18 @@ tl_run_free (TlRun *run)
   g_free (run);
 }
 
+/* The first pixel row the output buffer of the next launches holds: the
+ * overlay writes a big map one window of rows at a time.
+ */
+void
+tl_run_set_row_base (TlRun *run,
+                     gint   row_base)
+{
+  g_return_if_fail (run != NULL && row_base >= 0);
+
+  run->row_base = row_base;
+}
+
 /* Issues every launch of the plan; argument DISPATCH_ARG of the kernel
  * receives each launch's TlDispatch and, in a filter's kernels, the next
  * argument the codec's table (kernels/tl-pixel.h).
@@ -201,6 +214,7 @@ tl_run_enqueue (TlRun     *run,
   dispatch.swizzle_gx      = plan->swizzle_grid[0];
   dispatch.swizzle_gy      = plan->swizzle_grid[1];
   dispatch.swizzle         = plan->swizzle;
+  dispatch.row_base        = run->row_base;
 
   if (run->filter &&
       ! tl_run_set_arg (run, kernel, dispatch_arg + 1, sizeof (cl_mem),

@@ -31,7 +31,7 @@ typedef struct
   cl_int swizzle_gx;
   cl_int swizzle_gy;
   cl_int swizzle;
-  cl_int reserved;
+  cl_int row_base;
 } TlDispatch;
 
 gboolean          tl_run_filter          (TlContext       *context,
@@ -67,6 +67,8 @@ gboolean          tl_run_plan_filter     (TlContext       *context,
 TlRun            *tl_run_new             (TlContext       *context,
                                           const gchar     *program,
                                           const TlPlan    *plan);
+void              tl_run_set_row_base    (TlRun           *run,
+                                          gint             row_base);
 void              tl_run_free            (TlRun           *run);
 
 /* For filters' run_cl, and runs of tl_run_new (). */

@@ -35,7 +35,9 @@ tl_thread_map (global uint          *pixels,
                global uint          *groups,
                global volatile uint *info,
                TlDispatch            d,
-               uint                  simd_width)
+               uint                  simd_width,
+               int                   window_rows,
+               uint                  record_groups)
 {
   local uint idle;
   uint  lx       = get_local_id (0);
@@ -50,15 +52,21 @@ tl_thread_map (global uint          *pixels,
   uint2 group    = tl_group_id (&d);
   int2  origin   = tl_item_origin (&d);
   bool  active   = origin.x < d.width && origin.y < d.height;
+  bool  shown    = origin.y >= d.row_base && origin.y < d.row_base + window_rows;
   uint  ticket   = TL_UNKNOWN;
   uint  unit     = TL_UNKNOWN;
   uint  simd, lane, width, source;
 
-  /* The ticket first, so that it says when the group started. */
+  /* The ticket first, so that it says when the group started.  A map
+   * too big for one buffer is written a window of rows per launch of
+   * the whole grid; only the first launch takes tickets and records the
+   * groups, so both stay those of one dispatch.
+   */
   if (linear == 0)
     {
-      ticket = atomic_inc (&info[0]);
-      idle   = 0;
+      if (record_groups)
+        ticket = atomic_inc (&info[0]);
+      idle = 0;
     }
 
 #if defined (TL_SUBGROUPS)
@@ -93,7 +101,7 @@ tl_thread_map (global uint          *pixels,
     atomic_inc (&idle);
   barrier (CLK_LOCAL_MEM_FENCE);
 
-  if (linear == 0)
+  if (linear == 0 && record_groups)
     {
       global uint *record = groups + 8 * launch;
       uint         used_w = min ((uint) d.group_w,
@@ -113,12 +121,12 @@ tl_thread_map (global uint          *pixels,
       info[2] = source;
     }
 
-  if (! active)
+  if (! active || ! shown)
     return;
 
   for (int x = origin.x; x < min (origin.x + d.pixels_per_item, d.width); x++)
     {
-      uint p = origin.y * d.stride + x;
+      uint p = (origin.y - d.row_base) * d.stride + x;
 
       pixels[3 * p + 0] = launch;
       pixels[3 * p + 1] = lx | ly << 16;

@@ -22,7 +22,8 @@ typedef struct
   int swizzle_gx;         /* groups the swizzle permutes in x and y */
   int swizzle_gy;
   int swizzle;            /* tile width N in groups, 0 = off */
-  int reserved;
+  int row_base;           /* first row the output buffer holds (the
+                           * overlay's windows), 0 elsewhere */
 } TlDispatch;
 
 /* Seed 004's swizzle with the corrected last tile; mirrors

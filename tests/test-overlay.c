@@ -162,6 +162,39 @@ compare_with_model (const TlOverlayMap *map,
       }
 }
 
+/* A map too big for one device buffer is written in windows of rows,
+ * one launch of the whole grid each: with 16-row windows (THREADLENS_TILE)
+ * every pixel and group still matches the model, and the tickets are one
+ * dispatch's, a permutation of the groups.
+ */
+static void
+test_windows (void)
+{
+  static const TlMode window_modes[] = { TL_MODE_UNIFORM, TL_MODE_NON_UNIFORM,
+                                         TL_MODE_EMULATED };
+  guint i;
+
+  g_setenv ("THREADLENS_TILE", "16", TRUE);
+  for (i = 0; i < G_N_ELEMENTS (window_modes); i++)
+    {
+      g_autoptr(GError)       error = NULL;
+      g_autoptr(TlOverlayMap) map   = NULL;
+      g_autofree gchar       *what  = g_strdup_printf ("16-row windows, %s",
+                                                       tl_mode_to_string (window_modes[i]));
+      TlChoice                choice;
+      TlPlan                  plan;
+
+      tl_choice_init (&choice);
+      g_assert_true (tl_shape_from_string ("7x5", &choice, &error));
+      choice.mode            = window_modes[i];
+      choice.swizzle         = 3;
+      choice.pixels_per_item = 2;
+      map = run_map (&choice, 203, 101, 0, &plan, what);
+      compare_with_model (map, what);
+    }
+  g_unsetenv ("THREADLENS_TILE");
+}
+
 static const gchar *const shapes[] = { "seed", "7x5", "1x1", "2x3", "32x8", "13x1" };
 static const TlMode modes[] = { TL_MODE_UNIFORM, TL_MODE_NON_UNIFORM, TL_MODE_EMULATED };
 static const guint  swizzles[] = { 0, 3, 8 };
@@ -739,6 +772,7 @@ main (int    argc,
   g_test_message ("device: %s", tl_context_get_device (context)->name);
 
   g_test_add_func ("/overlay/sweep", test_sweep);
+  g_test_add_func ("/overlay/windows", test_windows);
   g_test_add_func ("/overlay/seed002", test_seed002);
   g_test_add_func ("/overlay/render", test_render);
   g_test_add_func ("/overlay/errors", test_errors);
