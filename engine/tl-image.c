@@ -922,6 +922,25 @@ tl_image_save (TlImage      *image,
   return TRUE;
 }
 
+/* An image of AREA of BUFFER, copied, at the origin (a crop to save). */
+TlImage *
+tl_image_new_from_buffer (GeglBuffer          *buffer,
+                          const GeglRectangle *area)
+{
+  TlImage      *image;
+  GeglRectangle extent;
+
+  g_return_val_if_fail (GEGL_IS_BUFFER (buffer) && area != NULL, NULL);
+  g_return_val_if_fail (area->width > 0 && area->height > 0, NULL);
+
+  extent = (GeglRectangle) { 0, 0, area->width, area->height };
+  image  = g_new0 (TlImage, 1);
+  image->format = gegl_buffer_get_format (buffer);
+  image->buffer = gegl_buffer_new (&extent, image->format);
+  gegl_buffer_copy (buffer, area, GEGL_ABYSS_NONE, image->buffer, &extent);
+  return image;
+}
+
 void
 tl_image_free (TlImage *image)
 {

@@ -23,6 +23,8 @@ TlImage     *tl_image_load           (const gchar    *path,
 gboolean     tl_image_save           (TlImage        *image,
                                       const gchar    *path,
                                       GError        **error);
+TlImage     *tl_image_new_from_buffer (GeglBuffer         *buffer,
+                                       const GeglRectangle *area);
 void         tl_image_free           (TlImage        *image);
 
 guint        tl_image_get_width      (TlImage        *image);

@@ -502,6 +502,134 @@ test_no_platform (void)
   }
 }
 
+/* The driver fails (THREADLENS_FAULT, tl-fault.h): to build, to allocate,
+ * to launch.  Each names the problem and writes no file; a program cache
+ * of garbage is rebuilt and gives the right pixels.
+ */
+static void
+test_driver_faults (void)
+{
+  const struct
+  {
+    const gchar *fault;
+    const gchar *filter;
+    const gchar *message;
+  } cases[] =
+  {
+    { "clBuildProgram", "invert", "building kernels/point.cl (u8) for" },
+    { "clCreateBuffer", "gaussian-blur", "CL_MEM_OBJECT_ALLOCATION_FAILURE" },
+    { "clEnqueueNDRangeKernel", "box-blur", "CL_OUT_OF_RESOURCES" },
+    { "clCreateContext", "invert", "creating an OpenCL context failed" },
+  };
+  g_autofree gchar *good  = photo ("coffee.png");
+  g_autofree gchar *out   = output ("fault.png");
+  g_autofree gchar *cache = output ("garbage-cache");
+  g_autofree gchar *want  = output ("fault-want.png");
+  g_autofree gchar *dir   = NULL;
+  g_autoptr(GDir)   files = NULL;
+  const gchar      *name;
+  Result            r;
+  guint             i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_setenv ("THREADLENS_FAULT", cases[i].fault, TRUE);
+      run_cli (&r, "apply", cases[i].filter, good, out, NULL);
+      g_unsetenv ("THREADLENS_FAULT");
+      g_assert_cmpint (exit_code (&r), ==, 1);
+      if (strstr (r.err, cases[i].message) == NULL)
+        g_error ("%s failing: stderr does not say '%s':\n%s", cases[i].fault,
+                 cases[i].message, r.err);
+      g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+      result_clear (&r);
+    }
+
+  /* Fill a cache, overwrite every entry with garbage, run again. */
+  g_setenv ("THREADLENS_CACHE_DIR", cache, TRUE);
+  run_cli (&r, "apply", "edge-sobel", good, want, NULL);
+  g_assert_cmpint (exit_code (&r), ==, 0);
+  result_clear (&r);
+  dir   = g_build_filename (cache, "programs", NULL);
+  files = g_dir_open (dir, 0, NULL);
+  g_assert_nonnull (files);
+  for (i = 0; (name = g_dir_read_name (files)); i++)
+    {
+      g_autofree gchar *path = g_build_filename (dir, name, NULL);
+
+      g_assert_true (g_file_set_contents (path, "not a program", -1, NULL));
+    }
+  g_assert_cmpuint (i, >=, 1);
+  run_cli (&r, "apply", "edge-sobel", good, out, NULL);
+  g_setenv ("THREADLENS_CACHE_DIR", work_dir, TRUE);
+  g_assert_cmpint (exit_code (&r), ==, 0);
+  result_clear (&r);
+  {
+    g_autofree gchar *a = NULL, *b = NULL;
+    gsize             la, lb;
+
+    g_assert_true (g_file_get_contents (want, &a, &la, NULL));
+    g_assert_true (g_file_get_contents (out, &b, &lb, NULL));
+    g_assert_cmpmem (a, la, b, lb);
+  }
+}
+
+/* Images of one pixel, one column and one row: each stencil filter runs
+ * and matches its C reference on the same stored pixels.
+ */
+static void
+test_thin_images (void)
+{
+  static const guint        sizes[][2] = { { 1, 1 }, { 1, 37 }, { 53, 1 } };
+  static const gchar *const filters[]  = { "gaussian-blur", "edge-sobel", "pixelize" };
+  g_autofree gchar         *good       = photo ("coffee.png");
+  guint                     i, f;
+
+  for (i = 0; i < G_N_ELEMENTS (sizes); i++)
+    for (f = 0; f < G_N_ELEMENTS (filters); f++)
+      {
+        g_autoptr(GError)   error  = NULL;
+        g_autoptr(TlImage)  image  = tl_image_load (good, &error);
+        g_autoptr(TlImage)  crop   = NULL;
+        g_autoptr(TlCodec)  codec  = NULL;
+        const TlFilter     *filter = tl_filter_lookup (filters[f], NULL);
+        g_autofree TlValue *values = tl_filter_default_values (filter);
+        GeglRectangle       rect   = { 290, 190, sizes[i][0], sizes[i][1] };
+        g_autofree gchar   *name   = g_strdup_printf ("thin-%ux%u.png", sizes[i][0], sizes[i][1]);
+        g_autofree gchar   *out_name = g_strdup_printf ("thin-%u-%s.png", i, filters[f]);
+        g_autofree gchar   *path   = output (name);
+        g_autofree gchar   *out    = output (out_name);
+        g_autofree gpointer in = NULL, got = NULL, want = NULL;
+        TlPixels            pixels = { 0, };
+        Result              r;
+        guint               w, h;
+
+        g_assert_no_error (error);
+        crop = tl_image_new_from_buffer (tl_image_get_buffer (image), &rect);
+        g_assert_true (tl_image_save (crop, path, &error));
+
+        run_cli (&r, "apply", filters[f], path, out, NULL);
+        if (exit_code (&r) != 0)
+          g_error ("%s on %ux%u: %s", filters[f], sizes[i][0], sizes[i][1], r.err);
+        result_clear (&r);
+
+        codec = tl_codec_new (tl_image_get_format (crop), filter->format, NULL);
+        in    = load_stored (path, tl_codec_get_format (codec), &w, &h, NULL);
+        got   = load_stored (out, tl_codec_get_format (codec), &w, &h, NULL);
+        g_assert_cmpuint (w, ==, sizes[i][0]);
+        g_assert_cmpuint (h, ==, sizes[i][1]);
+        want  = g_malloc ((gsize) w * h * tl_codec_get_pixel_size (codec));
+        pixels.width  = w;
+        pixels.height = h;
+        pixels.codec  = codec;
+        pixels.in     = in;
+        pixels.out    = want;
+        tl_filter_reference (filter, values, &pixels);
+        if (stored_difference (codec, want, got, (gsize) w * h * 4) > 1.0)
+          g_error ("%s on %ux%u differs from its reference", filters[f],
+                   sizes[i][0], sizes[i][1]);
+      }
+}
+
 /* Several processes on one empty program cache at once (a batch script
  * running in parallel): every run succeeds with the same pixels, and the
  * cache they leave is whole: later runs load every entry from it.
@@ -610,6 +738,8 @@ main (int    argc,
   g_test_add_func ("/cli/bad-input", test_bad_input);
   g_test_add_func ("/cli/no-platform", test_no_platform);
   g_test_add_func ("/cli/concurrent-cache", test_concurrent_cache);
+  g_test_add_func ("/cli/driver-faults", test_driver_faults);
+  g_test_add_func ("/cli/thin-images", test_thin_images);
 
   status = g_test_run ();
   g_free (work_dir);
