@@ -159,6 +159,10 @@ tl_process_tile (TlContext           *context,
            pixel_size;
   gegl_buffer_set (target, tile, 0, format, out + offset,
                    area.width * pixel_size);
+  /* Hand the tile on now (GIMP's shadow lives in GIMP), rather than keep
+   * every written tile in this process's cache.
+   */
+  gegl_buffer_flush (target);
   return TRUE;
 }
 

@@ -83,6 +83,51 @@ tl_code_search (float                x,
 }
 #endif
 
+#if TL_STORE == TL_STORE_U8 || TL_STORE == TL_STORE_U16
+/* Codes to the working format, and back. */
+inline float4
+tl_decode (uint4               c,
+           global const float *codec)
+{
+  float4 v;
+
+#if TL_STORE_TRC
+  v = (float4) (codec[c.x], codec[c.y], codec[c.z], (float) c.w * TL_CODE_SCALE);
+#else
+  v = convert_float4 (c) * TL_CODE_SCALE;
+#endif
+#if TL_PREMUL
+  {
+    float alpha = v.w < TL_ALPHA_FLOOR ? TL_ALPHA_FLOOR : v.w;
+
+    v.xyz *= alpha;
+  }
+#endif
+  return v;
+}
+
+inline uint4
+tl_encode (float4              v,
+           global const float *codec)
+{
+  uint4 c;
+
+#if TL_PREMUL
+  {
+    float alpha = v.w < TL_ALPHA_FLOOR ? TL_ALPHA_FLOOR : v.w;
+
+    v.xyz /= alpha;
+  }
+#endif
+  c = tl_code_round (v);
+#if TL_STORE_TRC
+  c.xyz = (uint3) (tl_code_search (v.x, codec), tl_code_search (v.y, codec),
+                   tl_code_search (v.z, codec));
+#endif
+  return c;
+}
+#endif
+
 inline float4
 tl_load (global const tl_pixel *p,
          int                    i,
@@ -90,21 +135,8 @@ tl_load (global const tl_pixel *p,
 {
 #if TL_STORE == TL_STORE_FLOAT
   return p[i];
-#else
-  float4 v;
-
-#if TL_STORE == TL_STORE_HALF
-  v = vload_half4 (i, p);
-#else
-  uint4 c = convert_uint4 (p[i]);
-
-#if TL_STORE_TRC
-  v = (float4) (codec[c.x], codec[c.y], codec[c.z],
-                (float) c.w * TL_CODE_SCALE);
-#else
-  v = convert_float4 (c) * TL_CODE_SCALE;
-#endif
-#endif
+#elif TL_STORE == TL_STORE_HALF
+  float4 v = vload_half4 (i, p);
 
 #if TL_PREMUL
   {
@@ -114,6 +146,8 @@ tl_load (global const tl_pixel *p,
   }
 #endif
   return v;
+#else
+  return tl_decode (convert_uint4 (p[i]), codec);
 #endif
 }
 
@@ -125,7 +159,7 @@ tl_store (global tl_pixel    *p,
 {
 #if TL_STORE == TL_STORE_FLOAT
   p[i] = v;
-#else
+#elif TL_STORE == TL_STORE_HALF
 #if TL_PREMUL
   {
     float alpha = v.w < TL_ALPHA_FLOOR ? TL_ALPHA_FLOOR : v.w;
@@ -133,20 +167,102 @@ tl_store (global tl_pixel    *p,
     v.xyz /= alpha;
   }
 #endif
-
-#if TL_STORE == TL_STORE_HALF
   vstore_half4_rte (v, i, p);
 #else
-  {
-    uint4 c;
-
-    c = tl_code_round (v);
-#if TL_STORE_TRC
-    c.xyz = (uint3) (tl_code_search (v.x, codec), tl_code_search (v.y, codec),
-                     tl_code_search (v.z, codec));
-#endif
-    p[i] = tl_convert_pixel (c);
-  }
-#endif
+  p[i] = tl_convert_pixel (tl_encode (v, codec));
 #endif
 }
+
+/* Four pixels from I, a multiple of 4: 8-bit storage moves them in one
+ * 16-byte access and 16-bit storage in two, where a pixel at a time
+ * would take four narrow ones.  Decoded and encoded as tl_load () and
+ * tl_store () do, so the bits are the same.
+ */
+inline void
+tl_load4 (global const tl_pixel *p,
+          int                    i,
+          global const float    *codec,
+          float4                *v)
+{
+#if TL_STORE == TL_STORE_U8
+  uchar16 b = as_uchar16 (((global const uint4 *) p)[i >> 2]);
+
+  v[0] = tl_decode (convert_uint4 (b.s0123), codec);
+  v[1] = tl_decode (convert_uint4 (b.s4567), codec);
+  v[2] = tl_decode (convert_uint4 (b.s89ab), codec);
+  v[3] = tl_decode (convert_uint4 (b.scdef), codec);
+#elif TL_STORE == TL_STORE_U16
+  ushort8 a = as_ushort8 (((global const uint4 *) p)[i >> 1]);
+  ushort8 b = as_ushort8 (((global const uint4 *) p)[(i >> 1) + 1]);
+
+  v[0] = tl_decode (convert_uint4 (a.s0123), codec);
+  v[1] = tl_decode (convert_uint4 (a.s4567), codec);
+  v[2] = tl_decode (convert_uint4 (b.s0123), codec);
+  v[3] = tl_decode (convert_uint4 (b.s4567), codec);
+#else
+  v[0] = tl_load (p, i, codec);
+  v[1] = tl_load (p, i + 1, codec);
+  v[2] = tl_load (p, i + 2, codec);
+  v[3] = tl_load (p, i + 3, codec);
+#endif
+}
+
+inline void
+tl_store4 (global tl_pixel    *p,
+           int                 i,
+           const float4       *v,
+           global const float *codec)
+{
+#if TL_STORE == TL_STORE_U8
+  uchar16 b = (uchar16) (convert_uchar4 (tl_encode (v[0], codec)),
+                         convert_uchar4 (tl_encode (v[1], codec)),
+                         convert_uchar4 (tl_encode (v[2], codec)),
+                         convert_uchar4 (tl_encode (v[3], codec)));
+
+  ((global uint4 *) p)[i >> 2] = as_uint4 (b);
+#elif TL_STORE == TL_STORE_U16
+  ushort8 a = (ushort8) (convert_ushort4 (tl_encode (v[0], codec)),
+                         convert_ushort4 (tl_encode (v[1], codec)));
+  ushort8 b = (ushort8) (convert_ushort4 (tl_encode (v[2], codec)),
+                         convert_ushort4 (tl_encode (v[3], codec)));
+
+  ((global uint4 *) p)[i >> 1]       = as_uint4 (a);
+  ((global uint4 *) p)[(i >> 1) + 1] = as_uint4 (b);
+#else
+  tl_store (p, i, v[0], codec);
+  tl_store (p, i + 1, v[1], codec);
+  tl_store (p, i + 2, v[2], codec);
+  tl_store (p, i + 3, v[3], codec);
+#endif
+}
+
+/* The loop of a point filter over this work-item's pixels of one row,
+ * OP (v) giving each result: runs of four where they are aligned, one at
+ * a time elsewhere.  Needs in, out, d and codec in scope.
+ */
+#define TL_POINT_PIXELS(OP)                                             \
+  do                                                                    \
+    {                                                                   \
+      int2 origin_ = tl_item_origin (&d);                               \
+      int  end_    = min (origin_.x + d.pixels_per_item, d.width);      \
+      int  row_    = origin_.y * d.stride;                              \
+      int  x_      = origin_.x;                                         \
+                                                                        \
+      if (origin_.y >= d.height)                                        \
+        break;                                                          \
+      for (; x_ + 4 <= end_ && ((row_ + x_) & 3) == 0; x_ += 4)         \
+        {                                                               \
+          float4 run_[4];                                               \
+                                                                        \
+          tl_load4 (in, row_ + x_, codec, run_);                        \
+          run_[0] = OP (run_[0]);                                       \
+          run_[1] = OP (run_[1]);                                       \
+          run_[2] = OP (run_[2]);                                       \
+          run_[3] = OP (run_[3]);                                       \
+          tl_store4 (out, row_ + x_, run_, codec);                      \
+        }                                                               \
+      for (; x_ < end_; x_++)                                           \
+        tl_store (out, row_ + x_, OP (tl_load (in, row_ + x_, codec)),  \
+                  codec);                                               \
+    }                                                                   \
+  while (0)

@@ -14,6 +14,19 @@
 #define TL_LUMINANCE_BLUE  0.06060791f
 
 /* Linear RGBA: (v - 0.5) * contrast + brightness + 0.5, alpha kept. */
+inline float4
+tl_brightness_contrast_pixel (float4 v,
+                              float  contrast,
+                              float  brightness)
+{
+  return (float4) ((v.x - 0.5f) * contrast + brightness + 0.5f,
+                   (v.y - 0.5f) * contrast + brightness + 0.5f,
+                   (v.z - 0.5f) * contrast + brightness + 0.5f,
+                   v.w);
+}
+
+#define TL_BRIGHTNESS_CONTRAST(v) tl_brightness_contrast_pixel (v, contrast, brightness)
+
 kernel void
 tl_brightness_contrast (global const tl_pixel *in,
                         global tl_pixel       *out,
@@ -22,29 +35,27 @@ tl_brightness_contrast (global const tl_pixel *in,
                         float                  contrast,
                         float                  brightness)
 {
-  int2 origin = tl_item_origin (&d);
-  int  end    = min (origin.x + d.pixels_per_item, d.width);
-  int  row    = origin.y * d.stride;
-
-  if (origin.y >= d.height)
-    return;
-
-  for (int x = origin.x; x < end; x++)
-    {
-      float4 v = tl_load (in, row + x, codec);
-
-      tl_store (out, row + x,
-                (float4) ((v.x - 0.5f) * contrast + brightness + 0.5f,
-                          (v.y - 0.5f) * contrast + brightness + 0.5f,
-                          (v.z - 0.5f) * contrast + brightness + 0.5f,
-                          v.w),
-                codec);
-    }
+  TL_POINT_PIXELS (TL_BRIGHTNESS_CONTRAST);
 }
 
 /* Linear RGBA: white where Y >= level (the threshold taken back to linear
  * by the host), black elsewhere, alpha kept.
  */
+inline float4
+tl_threshold_pixel (float4 v,
+                    float  level)
+{
+  float y;
+
+  y = (v.x * TL_LUMINANCE_RED +
+       v.y * TL_LUMINANCE_GREEN +
+       v.z * TL_LUMINANCE_BLUE);
+  y = y >= level ? 1.0f : 0.0f;
+  return (float4) (y, y, y, v.w);
+}
+
+#define TL_THRESHOLD(v) tl_threshold_pixel (v, level)
+
 kernel void
 tl_threshold (global const tl_pixel *in,
               global tl_pixel       *out,
@@ -52,30 +63,23 @@ tl_threshold (global const tl_pixel *in,
               global const float    *codec,
               float                  level)
 {
-  int2 origin = tl_item_origin (&d);
-  int  end    = min (origin.x + d.pixels_per_item, d.width);
-  int  row    = origin.y * d.stride;
-
-  if (origin.y >= d.height)
-    return;
-
-  for (int x = origin.x; x < end; x++)
-    {
-      float4 v = tl_load (in, row + x, codec);
-      float  y;
-
-      y = (v.x * TL_LUMINANCE_RED +
-           v.y * TL_LUMINANCE_GREEN +
-           v.z * TL_LUMINANCE_BLUE);
-      y = y >= level ? 1.0f : 0.0f;
-
-      tl_store (out, row + x, (float4) (y, y, y, v.w), codec);
-    }
+  TL_POINT_PIXELS (TL_THRESHOLD);
 }
 
 /* Linear RGBA: gray = red * R + green * G + blue * B in every colour
  * channel, alpha kept; w.xyz are the weights.
  */
+inline float4
+tl_mono_mixer_pixel (float4 v,
+                     float4 w)
+{
+  float y = v.x * w.x + v.y * w.y + v.z * w.z;
+
+  return (float4) (y, y, y, v.w);
+}
+
+#define TL_MONO_MIXER(v) tl_mono_mixer_pixel (v, w)
+
 kernel void
 tl_mono_mixer (global const tl_pixel *in,
                global tl_pixel       *out,
@@ -83,25 +87,26 @@ tl_mono_mixer (global const tl_pixel *in,
                global const float    *codec,
                float4                 w)
 {
-  int2 origin = tl_item_origin (&d);
-  int  end    = min (origin.x + d.pixels_per_item, d.width);
-  int  row    = origin.y * d.stride;
-
-  if (origin.y >= d.height)
-    return;
-
-  for (int x = origin.x; x < end; x++)
-    {
-      float4 v = tl_load (in, row + x, codec);
-      float  y = v.x * w.x + v.y * w.y + v.z * w.z;
-
-      tl_store (out, row + x, (float4) (y, y, y, v.w), codec);
-    }
+  TL_POINT_PIXELS (TL_MONO_MIXER);
 }
 
 /* R~G~B~A: each colour channel is a row of the sepia matrix times RGB,
  * alpha kept.
  */
+inline float4
+tl_sepia_pixel (float4 v,
+                float4 r,
+                float4 g,
+                float4 b)
+{
+  return (float4) (r.x * v.x + r.y * v.y + r.z * v.z,
+                   g.x * v.x + g.y * v.y + g.z * v.z,
+                   b.x * v.x + b.y * v.y + b.z * v.z,
+                   v.w);
+}
+
+#define TL_SEPIA(v) tl_sepia_pixel (v, r, g, b)
+
 kernel void
 tl_sepia (global const tl_pixel *in,
           global tl_pixel       *out,
@@ -111,22 +116,5 @@ tl_sepia (global const tl_pixel *in,
           float4                 g,
           float4                 b)
 {
-  int2 origin = tl_item_origin (&d);
-  int  end    = min (origin.x + d.pixels_per_item, d.width);
-  int  row    = origin.y * d.stride;
-
-  if (origin.y >= d.height)
-    return;
-
-  for (int x = origin.x; x < end; x++)
-    {
-      float4 v = tl_load (in, row + x, codec);
-
-      tl_store (out, row + x,
-                (float4) (r.x * v.x + r.y * v.y + r.z * v.z,
-                          g.x * v.x + g.y * v.y + g.z * v.z,
-                          b.x * v.x + b.y * v.y + b.z * v.z,
-                          v.w),
-                codec);
-    }
+  TL_POINT_PIXELS (TL_SEPIA);
 }

@@ -28,6 +28,8 @@ const gchar *tl_host_overlay_style_names[] =
 };
 
 /* The thread map needs a mode: its overlay argument has no "none". */
+#define TL_HOST_CACHE_BYTES ((guint64) 256 << 20)
+
 static const gchar **tl_host_map_names = tl_host_overlay_names + 1;
 
 static const gchar *tl_host_mode_names[] =
@@ -966,6 +968,22 @@ tl_host_add_overlay_layer (const TlHostGimp    *gimp,
   gimp->update (layer, &whole);
 }
 
+/* GIMP hands its plug-ins its own tile cache size (half the memory by
+ * default), so a big layer's tiles would pile up in this process as it
+ * reads them; the layer lives in GIMP, and a small cache here is enough
+ * for the tiles in flight.
+ */
+static void
+tl_host_bound_cache (void)
+{
+  guint64 size = 0;
+
+  g_object_get (gegl_config (), "tile-cache-size", &size, NULL);
+  if (size > TL_HOST_CACHE_BYTES)
+    g_object_set (gegl_config (), "tile-cache-size",
+                  (guint64) TL_HOST_CACHE_BYTES, NULL);
+}
+
 /* Runs FILTER (NULL: the thread map alone) on DRAWABLE the way GIMP's
  * own filters run: on the selection's bounds, through the shadow buffer,
  * merged through the selection mask, with the overlay layer if asked, as
@@ -1020,6 +1038,7 @@ tl_host_apply (const TlHostGimp     *gimp,
       return FALSE;
     }
 
+  tl_host_bound_cache ();
   title = g_strdup_printf (_("ThreadLens: %s"),
                            filter ? _(filter->label) : _("Thread Map"));
   gimp->progress_init (title);

@@ -106,7 +106,7 @@ static const gchar *const shapes[] =
 };
 static const TlMode modes[] = { TL_MODE_UNIFORM, TL_MODE_NON_UNIFORM, TL_MODE_EMULATED };
 static const guint  swizzles[] = { 0, 1, 3, 8, 16 };
-static const guint  ks[] = { 1, 3 };
+static const guint  ks[] = { 1, 3, 4 };
 
 typedef struct
 {
