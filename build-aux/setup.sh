@@ -14,7 +14,8 @@ packages="meson ninja-build pkg-config gcc libc6-dev libglib2.0-dev
           gimp libgimp2.0-dev libgtk-3-dev librsvg2-common
           xvfb xauth xdotool x11-apps netpbm
           gettext fonts-noto-cjk
-          debootstrap"
+          debootstrap
+          clang"
 
 missing=""
 for package in $packages; do
@@ -35,6 +36,21 @@ if [ -n "$missing" ]; then
   fi
   $sudo apt-get update
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends $missing
+fi
+
+# The fuzz suite links clang's libFuzzer, which Debian 12 ships apart from
+# clang, in libclang-rt-N-dev (N: clang's major version), only recommended.
+clang_major=$(clang -dumpversion 2>/dev/null | cut -d. -f1)
+clang_rt="libclang-rt-$clang_major-dev"
+if [ -n "$clang_major" ] &&
+   ! dpkg-query -W -f='${Status}' "$clang_rt" 2>/dev/null | grep -q "ok installed" &&
+   apt-cache show "$clang_rt" >/dev/null 2>&1; then
+  echo "threadlens: installing $clang_rt"
+  if [ "$(id -u)" -eq 0 ]; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$clang_rt"
+  else
+    DEBIAN_FRONTEND=noninteractive sudo apt-get install -y --no-install-recommends "$clang_rt"
+  fi
 fi
 
 if [ -f _build/build.ninja ]; then

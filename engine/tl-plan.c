@@ -179,8 +179,9 @@ tl_plan_pick_shape (const TlLimits *limits,
                     TlPlan         *plan,
                     GError        **error)
 {
-  guint   w, h;
-  guint64 size;
+  guint    w, h;
+  guint64  size, local_mem;
+  gboolean fits;
 
   if (choice->shape_kind == TL_SHAPE_CUSTOM)
     {
@@ -241,17 +242,18 @@ tl_plan_pick_shape (const TlLimits *limits,
                    h, limits->max_item_size[1]);
       return FALSE;
     }
-  if (limits->local_mem_size &&
-      limits->kernel_local_mem + size * limits->local_mem_per_item >
-      limits->local_mem_size)
+  /* A need past 64 bits (absurd limits) must not wrap to a small one. */
+  fits = (g_uint64_checked_mul (&local_mem, size, limits->local_mem_per_item) &&
+          g_uint64_checked_add (&local_mem, local_mem, limits->kernel_local_mem));
+  if (! fits)
+    local_mem = G_MAXUINT64;
+  if (limits->local_mem_size && (! fits || local_mem > limits->local_mem_size))
     {
       g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
                    _("work-group shape %ux%u needs %" PRIu64 " bytes of "
                      "local memory, over the device's %" PRIu64
                      " (CL_DEVICE_LOCAL_MEM_SIZE)"),
-                   w, h,
-                   limits->kernel_local_mem + size * limits->local_mem_per_item,
-                   limits->local_mem_size);
+                   w, h, local_mem, limits->local_mem_size);
       return FALSE;
     }
 
