@@ -583,6 +583,7 @@ tl_context_variant_defines (const gchar  *variant,
     { "u16",    "#define TL_STORE TL_STORE_U16\n" },
     { "u8",     "#define TL_STORE TL_STORE_U8\n" },
     { "trc",    "#define TL_STORE_TRC 1\n" },
+    { "step",   "#define TL_CODE_ONE_STEP 1\n" },
     { "premul", "#define TL_PREMUL 1\n" },
   };
   g_auto(GStrv) parts = g_strsplit (variant, "+", -1);

@@ -42,6 +42,7 @@ struct _TlCodec
   const Babl   *working;       /* the filter's format in the layer's space */
   gboolean      convert_trc;
   gboolean      premultiply;
+  gboolean      one_step;      /* at most one threshold in any bin */
   guint         max_code;      /* 255 or 65535; 0 for half and float */
   guint         n_bins;
   gfloat       *table;         /* decode[max+1] thresholds[max+1] bins[n+1] */
@@ -108,8 +109,10 @@ tl_codec_build_table (TlCodec    *codec,
   babl_process (babl_fish (encoded, straight), in, out, 2 * max + 2);
 
   codec->n_bins  = max == 255 ? 4096 : 65536;
-  codec->n_table = 2 * (max + 1) + codec->n_bins + 1;
-  codec->table   = g_new (gfloat, codec->n_table);
+  /* 8-bit tables end with a pad and a step per bin (see below). */
+  codec->n_table = 2 * (max + 1) + codec->n_bins + 1 +
+                   (max == 255 ? 1 + 2 * codec->n_bins : 0);
+  codec->table   = g_new0 (gfloat, codec->n_table);
   decode     = codec->table;
   thresholds = decode + max + 1;
   bins       = thresholds + max + 1;
@@ -132,6 +135,26 @@ tl_codec_build_table (TlCodec    *codec,
       while (k < max && thresholds[k + 1] <= x)
         k++;
       bins[j] = k;
+    }
+
+  /* Where no bin holds two thresholds (8-bit sRGB does: its steps are
+   * never narrower than a bin), a bin's code is its first one or the next,
+   * and the kernels need one lookup, step[j] = (code, next threshold),
+   * instead of a search: three dependent reads become one.
+   */
+  codec->one_step = max == 255;
+  for (j = 0; j < codec->n_bins && codec->one_step; j++)
+    codec->one_step = bins[j + 1] - bins[j] <= 1.0f;
+  if (codec->one_step)
+    {
+      gfloat *steps = bins + codec->n_bins + 2;
+
+      for (j = 0; j < codec->n_bins; j++)
+        {
+          k = (guint) bins[j];
+          steps[2 * j]     = k;
+          steps[2 * j + 1] = k < max ? thresholds[k + 1] : G_MAXFLOAT;
+        }
     }
 
   g_free (in);
@@ -211,9 +234,10 @@ tl_codec_create (const Babl   *layer_format,
   if (codec->convert_trc)
     tl_codec_build_table (codec, space, layer_prefix, working_prefix);
 
-  g_snprintf (codec->variant, sizeof (codec->variant), "%s%s%s",
+  g_snprintf (codec->variant, sizeof (codec->variant), "%s%s%s%s",
               tl_codec_storage_name (codec->storage),
               codec->convert_trc ? "+trc" : "",
+              codec->one_step ? "+step" : "",
               codec->premultiply ? "+premul" : "");
 
   return g_steal_pointer (&codec);

@@ -68,6 +68,14 @@ tl_code_search (float                x,
 
   x   = fmin (fmax (x, 0.0f), 1.0f);
   bin = min ((int) (x * (float) TL_CODE_BINS), TL_CODE_BINS - 1);
+#ifdef TL_CODE_ONE_STEP
+  /* No bin holds two thresholds: its first code, or the next one. */
+  {
+    float2 step = ((global const float2 *) (bins + TL_CODE_BINS + 2))[bin];
+
+    return (uint) step.x + (step.y <= x ? 1u : 0u);
+  }
+#endif
   lo  = (uint) bins[bin];
   hi  = (uint) bins[bin + 1];
   while (lo < hi)
