@@ -1241,9 +1241,10 @@ test_screenshots_ja (void)
   g_test_trap_assert_passed ();
 }
 
-/* Without any OpenCL platform: said in place, OK off, and the layer
- * still shown.  In a child process, where the ICD loader reads
- * OCL_ICD_VENDORS afresh.
+/* Without any OpenCL platform: said in place, and the layer still shown.
+ * A filter may still run (its C reference, on the CPU), so OK stays on;
+ * an overlay needs a device, so choosing one turns OK off.  In a child
+ * process, where the ICD loader reads OCL_ICD_VENDORS afresh.
  */
 static void
 test_no_opencl (void)
@@ -1265,12 +1266,18 @@ test_no_opencl (void)
       show_and_wait (dialog, panel);
       g_assert_false (gtk_widget_get_visible (gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog),
                                                                                  GTK_RESPONSE_HELP)));
-      g_assert_false (ok_sensitive (dialog));
+      g_assert_true (ok_sensitive (dialog));
       g_assert_true (g_str_has_prefix (tl_dialog_panel_get_message (panel),
-                                       "No OpenCL device is available.\n"));
+                                       "No OpenCL platform: the filter will run "
+                                       "on the CPU, through its C reference.\n"));
       g_assert_nonnull (strstr (tl_dialog_panel_get_message (panel),
                                 "no OpenCL platform found"));
       save_screenshot (dialog, "en-no-opencl");
+
+      set (panel, "overlay", "work-group");
+      g_assert_false (ok_sensitive (dialog));
+      g_assert_true (g_str_has_prefix (tl_dialog_panel_get_message (panel),
+                                       "No OpenCL device is available.\n"));
       destroy (dialog, panel);
       return;
     }

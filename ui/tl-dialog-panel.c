@@ -11,6 +11,7 @@
 #include "tl-dialog-panel.h"
 #include "tl-error.h"
 #include "tl-preview.h"
+#include "tl-process.h"
 #include "tl-summary.h"
 #include "tl-tune.h"
 
@@ -138,6 +139,8 @@ struct _TlDialogPanel
   GPtrArray            *devices;
   guint                 default_device;
   gchar                *devices_error;
+  gboolean              cpu_only;       /* no OpenCL platform at all */
+  gboolean              message_is_note; /* shown, but the run can go ahead */
   gboolean              injected;
   gboolean              probing;
   gboolean              tuning;        /* a search for "auto" is running */
@@ -491,7 +494,10 @@ tl_dialog_panel_probed (GObject      *source_object,
   self->devices        = devices;
   self->default_device = default_device;
   if (devices == NULL)
-    self->devices_error = g_strdup (error->message);
+    {
+      self->devices_error = g_strdup (error->message);
+      self->cpu_only      = tl_process_can_fall_back (error);
+    }
 
   tl_dialog_panel_fill_devices (self, self->settings.device);
   tl_dialog_panel_update (self);
@@ -1278,8 +1284,9 @@ tl_dialog_panel_evaluate (TlDialogPanel *self)
   TlChoice             choice;
   guint                i;
 
-  self->have_plan   = FALSE;
-  self->have_limits = FALSE;
+  self->have_plan       = FALSE;
+  self->have_limits     = FALSE;
+  self->message_is_note = FALSE;
 
   if (self->devices)
     device = tl_dialog_panel_device (self, index);
@@ -1297,6 +1304,15 @@ tl_dialog_panel_evaluate (TlDialogPanel *self)
     {
       heading = g_strdup (_("A filter parameter is not valid."));
       detail  = self->param_error ? self->param_error : error->message;
+    }
+  else if (self->devices_error && self->cpu_only && self->filter &&
+           self->settings.overlay == 0)
+    {
+      /* The C reference stands in, as the run itself will say. */
+      heading = g_strdup (_("No OpenCL platform: the filter will run on the "
+                            "CPU, through its C reference."));
+      detail  = self->devices_error;
+      self->message_is_note = TRUE;
     }
   else if (self->devices_error)
     {
@@ -1431,9 +1447,9 @@ tl_dialog_panel_evaluate (TlDialogPanel *self)
   for (i = 0; i < G_N_ELEMENTS (self->opacity_row); i++)
     gtk_widget_set_sensitive (self->opacity_row[i], self->settings.overlay > 0);
 
-  if (self->runnable != (self->message == NULL))
+  if (self->runnable != (self->message == NULL || self->message_is_note))
     {
-      self->runnable = self->message == NULL;
+      self->runnable = self->message == NULL || self->message_is_note;
       g_object_notify_by_pspec (G_OBJECT (self),
                                 tl_dialog_panel_props[PROP_RUNNABLE]);
     }
