@@ -630,6 +630,28 @@ test_thin_images (void)
       }
 }
 
+/* An indexed file: GEGL reads its palette out into RGB, so the command
+ * line filters the colours (GIMP's indexed layers are refused instead,
+ * in test-gimp), and writes an RGB file.
+ */
+static void
+test_indexed_file (void)
+{
+  g_autofree gchar  *in  = photo ("palette_color.png");
+  g_autofree gchar  *out = output ("palette-inverted.png");
+  g_autofree guint8 *a = NULL, *b = NULL;
+  Result             r;
+  guint              w, h, i;
+
+  run_cli (&r, "apply", "invert", in, out, NULL);
+  g_assert_cmpint (exit_code (&r), ==, 0);
+  result_clear (&r);
+  a = load_stored (in, babl_format ("R'G'B'A u8"), &w, &h, NULL);
+  b = load_stored (out, babl_format ("R'G'B'A u8"), &w, &h, NULL);
+  for (i = 0; i < w * h * 4; i++)
+    g_assert_cmpuint (b[i], ==, i % 4 == 3 ? a[i] : 255 - a[i]);
+}
+
 /* Several processes on one empty program cache at once (a batch script
  * running in parallel): every run succeeds with the same pixels, and the
  * cache they leave is whole: later runs load every entry from it.
@@ -740,6 +762,7 @@ main (int    argc,
   g_test_add_func ("/cli/concurrent-cache", test_concurrent_cache);
   g_test_add_func ("/cli/driver-faults", test_driver_faults);
   g_test_add_func ("/cli/thin-images", test_thin_images);
+  g_test_add_func ("/cli/indexed-file", test_indexed_file);
 
   status = g_test_run ();
   g_free (work_dir);
