@@ -258,19 +258,22 @@ tl_run_enqueue (TlRun     *run,
 }
 
 /* FILTER's kernel program for pixels stored as CODEC says (NULL: float in
- * the working format).
+ * the working format), built with the filter's kernels alone.
  */
 gchar *
 tl_run_program_name (const TlFilter *filter,
                      const TlCodec  *codec)
 {
-  const gchar *variant = codec ? tl_codec_get_variant (codec) : "";
+  const gchar      *variant = codec ? tl_codec_get_variant (codec) : "";
+  g_autofree gchar *kernels = NULL;
 
   g_return_val_if_fail (filter != NULL, NULL);
 
+  /* Only the filter's own kernels: "tone:tl_sepia@u8+trc". */
+  kernels = g_strjoinv (",", (gchar **) filter->kernels);
   if (*variant == '\0')
-    return g_strdup (filter->program);
-  return g_strconcat (filter->program, "@", variant, NULL);
+    return g_strconcat (filter->program, ":", kernels, NULL);
+  return g_strconcat (filter->program, ":", kernels, "@", variant, NULL);
 }
 
 /* One plan serves every kernel of the filter: M is the smallest of the

@@ -16,6 +16,7 @@
  * three columns of a pixel's window are loaded once and shifted along, so
  * k pixels per work-item load k + 2 columns, not 3 k.
  */
+#if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_area_sobel)
 kernel void
 tl_area_sobel (global const tl_pixel *in,
                global tl_pixel       *out,
@@ -64,12 +65,14 @@ tl_area_sobel (global const tl_pixel *in,
       t1 = t2; m1 = m2; b1 = b2;
     }
 }
+#endif
 
 /* pixelize: each pixel takes the mean of its size x size block, blocks
  * aligned to the region's origin and cut at its edges.  Consecutive
  * pixels of one work-item in the same block re-use its mean; the block
  * is found by one division per item, then by stepping.
  */
+#if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_area_pixelize)
 kernel void
 tl_area_pixelize (global const tl_pixel *in,
                   global tl_pixel       *out,
@@ -113,3 +116,4 @@ tl_area_pixelize (global const tl_pixel *in,
       tl_store (out, origin.y * d.stride + x, mean, codec);
     }
 }
+#endif

@@ -137,6 +137,7 @@ tl_convolve_h_sums (global const tl_pixel *in,
     }
 }
 
+#if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_convolve_h)
 kernel void
 tl_convolve_h (global const tl_pixel *in,
                global float4         *out,
@@ -148,7 +149,9 @@ tl_convolve_h (global const tl_pixel *in,
 {
   tl_convolve_h_sums (in, out, &d, codec, weights, radius, 0, tile);
 }
+#endif
 
+#if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_convolve_h_tiled)
 kernel void
 tl_convolve_h_tiled (global const tl_pixel *in,
                      global float4         *out,
@@ -162,6 +165,7 @@ tl_convolve_h_tiled (global const tl_pixel *in,
   barrier (CLK_LOCAL_MEM_FENCE);
   tl_convolve_h_sums (in, out, &d, codec, weights, radius, 1, tile);
 }
+#endif
 
 /* The vertical sum at column X of row Y: from the tile (TILED) or from
  * global memory.
@@ -214,6 +218,7 @@ tl_convolve_v_store (global const float4 *in,
               codec);
 }
 
+#if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_convolve_v)
 kernel void
 tl_convolve_v (global const float4 *in,
                global tl_pixel     *out,
@@ -225,7 +230,9 @@ tl_convolve_v (global const float4 *in,
 {
   tl_convolve_v_store (in, out, &d, codec, weights, radius, 0, tile);
 }
+#endif
 
+#if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_convolve_v_tiled)
 kernel void
 tl_convolve_v_tiled (global const float4 *in,
                      global tl_pixel     *out,
@@ -239,6 +246,7 @@ tl_convolve_v_tiled (global const float4 *in,
   barrier (CLK_LOCAL_MEM_FENCE);
   tl_convolve_v_store (in, out, &d, codec, weights, radius, 1, tile);
 }
+#endif
 
 /* unsharp-mask's vertical pass: the vertical convolution of the
  * horizontally blurred image, then in + scale * (in - blurred) on colour,
@@ -274,6 +282,7 @@ tl_unsharp_store (global const float4   *blurred,
     }
 }
 
+#if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_unsharp_v)
 kernel void
 tl_unsharp_v (global const float4   *blurred,
               global tl_pixel       *out,
@@ -288,7 +297,9 @@ tl_unsharp_v (global const float4   *blurred,
   tl_unsharp_store (blurred, out, &d, codec, weights, radius, 0, tile, in,
                     scale);
 }
+#endif
 
+#if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_unsharp_v_tiled)
 kernel void
 tl_unsharp_v_tiled (global const float4   *blurred,
                     global tl_pixel       *out,
@@ -305,3 +316,4 @@ tl_unsharp_v_tiled (global const float4   *blurred,
   tl_unsharp_store (blurred, out, &d, codec, weights, radius, 1, tile, in,
                     scale);
 }
+#endif

@@ -14,6 +14,7 @@ tl_invert_pixel (float4 v)
   return (float4) (1.0f - v.xyz, v.w);
 }
 
+#if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_invert)
 kernel void
 tl_invert (global const tl_pixel *in,
            global tl_pixel       *out,
@@ -22,6 +23,7 @@ tl_invert (global const tl_pixel *in,
 {
   TL_POINT_PIXELS (tl_invert_pixel);
 }
+#endif
 
 /* out = M * in + offset on RGBA; M is row-major in m. */
 inline float4
@@ -37,6 +39,7 @@ tl_color_matrix_pixel (float4  v,
 
 #define TL_COLOR_MATRIX(v) tl_color_matrix_pixel (v, m, offset)
 
+#if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_color_matrix)
 kernel void
 tl_color_matrix (global const tl_pixel *in,
                  global tl_pixel       *out,
@@ -47,3 +50,4 @@ tl_color_matrix (global const tl_pixel *in,
 {
   TL_POINT_PIXELS (TL_COLOR_MATRIX);
 }
+#endif

@@ -27,6 +27,7 @@ tl_brightness_contrast_pixel (float4 v,
 
 #define TL_BRIGHTNESS_CONTRAST(v) tl_brightness_contrast_pixel (v, contrast, brightness)
 
+#if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_brightness_contrast)
 kernel void
 tl_brightness_contrast (global const tl_pixel *in,
                         global tl_pixel       *out,
@@ -37,6 +38,7 @@ tl_brightness_contrast (global const tl_pixel *in,
 {
   TL_POINT_PIXELS (TL_BRIGHTNESS_CONTRAST);
 }
+#endif
 
 /* Linear RGBA: white where Y >= level (the threshold taken back to linear
  * by the host), black elsewhere, alpha kept.
@@ -56,6 +58,7 @@ tl_threshold_pixel (float4 v,
 
 #define TL_THRESHOLD(v) tl_threshold_pixel (v, level)
 
+#if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_threshold)
 kernel void
 tl_threshold (global const tl_pixel *in,
               global tl_pixel       *out,
@@ -65,6 +68,7 @@ tl_threshold (global const tl_pixel *in,
 {
   TL_POINT_PIXELS (TL_THRESHOLD);
 }
+#endif
 
 /* Linear RGBA: gray = red * R + green * G + blue * B in every colour
  * channel, alpha kept; w.xyz are the weights.
@@ -80,6 +84,7 @@ tl_mono_mixer_pixel (float4 v,
 
 #define TL_MONO_MIXER(v) tl_mono_mixer_pixel (v, w)
 
+#if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_mono_mixer)
 kernel void
 tl_mono_mixer (global const tl_pixel *in,
                global tl_pixel       *out,
@@ -89,6 +94,7 @@ tl_mono_mixer (global const tl_pixel *in,
 {
   TL_POINT_PIXELS (TL_MONO_MIXER);
 }
+#endif
 
 /* R~G~B~A: each colour channel is a row of the sepia matrix times RGB,
  * alpha kept.
@@ -107,6 +113,7 @@ tl_sepia_pixel (float4 v,
 
 #define TL_SEPIA(v) tl_sepia_pixel (v, r, g, b)
 
+#if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_sepia)
 kernel void
 tl_sepia (global const tl_pixel *in,
           global tl_pixel       *out,
@@ -118,3 +125,4 @@ tl_sepia (global const tl_pixel *in,
 {
   TL_POINT_PIXELS (TL_SEPIA);
 }
+#endif
