@@ -82,6 +82,43 @@ tl_process_tile_side (TlContext           *context,
   return (gint) side;
 }
 
+/* REGION grown by HALO and cut to SOURCE's extent (AREA), read in FORMAT
+ * with the layer's edges clamped, as the filters' own borders are.
+ */
+gpointer
+tl_process_read_area (GeglBuffer          *source,
+                      const GeglRectangle *region,
+                      guint                halo,
+                      const Babl          *format,
+                      GeglRectangle       *area,
+                      GError             **error)
+{
+  gpointer pixels;
+
+  g_return_val_if_fail (GEGL_IS_BUFFER (source) && region != NULL, NULL);
+  g_return_val_if_fail (format != NULL && area != NULL, NULL);
+
+  *area = *region;
+  area->x      -= halo;
+  area->y      -= halo;
+  area->width  += 2 * halo;
+  area->height += 2 * halo;
+  gegl_rectangle_intersect (area, area, gegl_buffer_get_extent (source));
+
+  pixels = g_try_malloc ((gsize) area->width * area->height *
+                         babl_format_get_bytes_per_pixel (format));
+  if (pixels == NULL)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
+                   _("not enough memory for a %dx%d region"), area->width,
+                   area->height);
+      return NULL;
+    }
+  gegl_buffer_get (source, area, 1.0, format, pixels, GEGL_AUTO_ROWSTRIDE,
+                   GEGL_ABYSS_CLAMP);
+  return pixels;
+}
+
 static gboolean
 tl_process_tile (TlContext           *context,
                  const TlFilter      *filter,
@@ -99,21 +136,17 @@ tl_process_tile (TlContext           *context,
   gsize              pixel_size = tl_codec_get_pixel_size (codec);
   g_autofree guint8 *in         = NULL;
   g_autofree guint8 *out        = NULL;
-  GeglRectangle      area       = *tile;
+  GeglRectangle      area;
   TlPixels           pixels     = { 0, };
   TlRunTimes         times;
   TlPlan             plan;
   gsize              bytes, offset;
 
-  area.x      -= halo;
-  area.y      -= halo;
-  area.width  += 2 * halo;
-  area.height += 2 * halo;
-  gegl_rectangle_intersect (&area, &area, gegl_buffer_get_extent (source));
-
+  in = tl_process_read_area (source, tile, halo, format, &area, error);
+  if (in == NULL)
+    return FALSE;
   bytes = (gsize) area.width * area.height * pixel_size;
-  in    = g_try_malloc (bytes);
-  out   = in ? g_try_malloc (bytes) : NULL;
+  out   = g_try_malloc (bytes);
   if (out == NULL)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
@@ -122,10 +155,6 @@ tl_process_tile (TlContext           *context,
       return FALSE;
     }
   report->peak_bytes = MAX (report->peak_bytes, 2 * bytes);
-
-  /* The layer's edges clamp, as the filters' own borders do. */
-  gegl_buffer_get (source, &area, 1.0, format, in, GEGL_AUTO_ROWSTRIDE,
-                   GEGL_ABYSS_CLAMP);
 
   pixels.width  = area.width;
   pixels.height = area.height;

@@ -47,6 +47,12 @@ gboolean  tl_process_region        (TlContext           *context,
                                     gpointer             progress_data,
                                     TlProcessReport     *report,
                                     GError             **error);
+gpointer  tl_process_read_area     (GeglBuffer          *source,
+                                    const GeglRectangle *region,
+                                    guint                halo,
+                                    const Babl          *format,
+                                    GeglRectangle       *area,
+                                    GError             **error);
 guint     tl_process_tile_setting  (void);
 gboolean  tl_process_can_fall_back (const GError        *error);
 gchar    *tl_process_fallback_text (const TlFilter      *filter,

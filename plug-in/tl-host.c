@@ -604,38 +604,6 @@ tl_host_overlay_clear (TlHostOverlay *overlay)
   g_clear_pointer (&overlay->legend, g_free);
 }
 
-/* REGION grown by HALO, within SOURCE, read in FORMAT. */
-static gpointer
-tl_host_read_area (GeglBuffer          *source,
-                   const GeglRectangle *region,
-                   guint                halo,
-                   const Babl          *format,
-                   GeglRectangle       *area,
-                   GError             **error)
-{
-  gpointer pixels;
-
-  *area = *region;
-  area->x      -= halo;
-  area->y      -= halo;
-  area->width  += 2 * halo;
-  area->height += 2 * halo;
-  gegl_rectangle_intersect (area, area, gegl_buffer_get_extent (source));
-
-  pixels = g_try_malloc ((gsize) area->width * area->height *
-                         babl_format_get_bytes_per_pixel (format));
-  if (pixels == NULL)
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
-                   _("not enough memory for a %dx%d region"), area->width,
-                   area->height);
-      return NULL;
-    }
-  gegl_buffer_get (source, area, 1.0, format, pixels, GEGL_AUTO_ROWSTRIDE,
-                   GEGL_ABYSS_CLAMP);
-  return pixels;
-}
-
 /* The thread map of the dispatch that ran (or would run) FILTER's kernels
  * (NULL: the overlay kernel's own) over AREA, drawn over IMAGE (R'G'B'A
  * float of AREA) as the settings ask.
@@ -714,7 +682,7 @@ tl_host_read_pixels (const TlHostSettings *settings,
   if (*codec == NULL)
     return FALSE;
 
-  in = tl_host_read_area (source, region, tl_filter_halo (filter, settings->values),
+  in = tl_process_read_area (source, region, tl_filter_halo (filter, settings->values),
                           tl_codec_get_format (*codec), area, error);
   out = in ? g_try_malloc ((gsize) area->width * area->height *
                            tl_codec_get_pixel_size (*codec)) : NULL;
@@ -839,7 +807,7 @@ tl_host_process (const TlHostSettings *settings,
        */
       codec = tl_codec_new (gegl_buffer_get_format (source), filter->format,
                             error);
-      shown = codec ? tl_host_read_area (source, region,
+      shown = codec ? tl_process_read_area (source, region,
                                          tl_filter_halo (filter, settings->values),
                                          babl_format ("R'G'B'A float"), &area,
                                          error) : NULL;
@@ -935,7 +903,7 @@ tl_host_thread_map (const TlHostSettings *settings,
   if (context == NULL)
     return FALSE;
 
-  image = tl_host_read_area (source, region, 0, babl_format ("R'G'B'A float"),
+  image = tl_process_read_area (source, region, 0, babl_format ("R'G'B'A float"),
                              &area, error);
   if (image == NULL)
     return FALSE;

@@ -235,6 +235,29 @@ load_stored (const gchar *path,
   return tl_image_get_stored (image, format);
 }
 
+/* FILTER's C reference on W x H pixels IN stored as CODEC says, decoded
+ * and encoded as the kernels do.
+ */
+static gpointer
+reference_of (const TlFilter *filter,
+              const TlValue  *values,
+              const TlCodec  *codec,
+              gconstpointer   in,
+              guint           w,
+              guint           h)
+{
+  gpointer want   = g_malloc ((gsize) w * h * tl_codec_get_pixel_size (codec));
+  TlPixels pixels = { 0, };
+
+  pixels.width  = w;
+  pixels.height = h;
+  pixels.codec  = codec;
+  pixels.in     = in;
+  pixels.out    = want;
+  tl_filter_reference (filter, values, &pixels);
+  return want;
+}
+
 /* The largest difference between two stored images, in codes (u8, u16)
  * or in value (half, float).
  */
@@ -311,7 +334,6 @@ test_apply (void)
       g_autofree gchar  *storage = NULL;
       const Babl        *in_format, *out_format;
       g_auto(Result)     r;
-      TlPixels           pixels = { 0, };
       guint              w, h, w2, h2;
       gdouble            worst;
 
@@ -343,13 +365,7 @@ test_apply (void)
       g_assert_cmpint (babl_format_get_n_components (out_format), ==,
                        babl_format_get_n_components (in_format));
 
-      want = g_malloc ((gsize) w * h * tl_codec_get_pixel_size (codec));
-      pixels.width  = w;
-      pixels.height = h;
-      pixels.codec  = codec;
-      pixels.in     = in;
-      pixels.out    = want;
-      tl_filter_reference (filter, values, &pixels);
+      want = reference_of (filter, values, codec, in, w, h);
 
       /* Point filters match exactly; stencils equal their references
        * within 1e-5 before rounding, so a code may flip by one.
@@ -599,7 +615,6 @@ test_thin_images (void)
         g_autofree gchar   *path   = output (name);
         g_autofree gchar   *out    = output (out_name);
         g_autofree gpointer in = NULL, got = NULL, want = NULL;
-        TlPixels            pixels = { 0, };
         Result              r;
         guint               w, h;
 
@@ -617,13 +632,7 @@ test_thin_images (void)
         got   = load_stored (out, tl_codec_get_format (codec), &w, &h, NULL);
         g_assert_cmpuint (w, ==, sizes[i][0]);
         g_assert_cmpuint (h, ==, sizes[i][1]);
-        want  = g_malloc ((gsize) w * h * tl_codec_get_pixel_size (codec));
-        pixels.width  = w;
-        pixels.height = h;
-        pixels.codec  = codec;
-        pixels.in     = in;
-        pixels.out    = want;
-        tl_filter_reference (filter, values, &pixels);
+        want  = reference_of (filter, values, codec, in, w, h);
         if (stored_difference (codec, want, got, (gsize) w * h * 4) > 1.0)
           g_error ("%s on %ux%u differs from its reference", filters[f],
                    sizes[i][0], sizes[i][1]);
