@@ -1257,7 +1257,7 @@ test_no_opencl (void)
       const TlFilter *filter = tl_filter_lookup ("invert", NULL);
       TlHostSettings  settings;
       TlDialogPanel  *panel;
-      GtkWidget      *dialog;
+      GtkWidget      *dialog, *tune = NULL;
 
       tl_host_settings_init (&settings, filter);
       dialog = tl_dialog_new (filter, &settings, tl_image_get_buffer (photo),
@@ -1273,6 +1273,9 @@ test_no_opencl (void)
       g_assert_nonnull (strstr (tl_dialog_panel_get_message (panel),
                                 "no OpenCL platform found"));
       save_screenshot (dialog, "en-no-opencl");
+      find_button (dialog, &tune);
+      g_assert_nonnull (tune);
+      g_assert_false (gtk_widget_get_sensitive (tune));
 
       set (panel, "overlay", "work-group");
       g_assert_false (ok_sensitive (dialog));

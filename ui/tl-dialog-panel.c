@@ -1443,6 +1443,9 @@ tl_dialog_panel_evaluate (TlDialogPanel *self)
                              self->have_limits ? &self->limits : NULL,
                              self->area.width, self->area.height, bordered);
 
+  /* Tuning times kernels: it needs a device that built them. */
+  if (self->tune_button && ! self->tuning)
+    gtk_widget_set_sensitive (self->tune_button, self->have_limits);
   gtk_widget_set_sensitive (self->style_combo, self->settings.overlay > 0);
   for (i = 0; i < G_N_ELEMENTS (self->opacity_row); i++)
     gtk_widget_set_sensitive (self->opacity_row[i], self->settings.overlay > 0);
