@@ -541,16 +541,16 @@ tl_bench_run (TlContext            *context,
                     (bench.copy_ms * 1e6);
 
   tl_choice_init (&base);
-  base.pixels_per_item = filter->default_pixels_per_item;
+  base.pixels_per_item = tl_filter_pixels_per_item (filter, tl_codec_is_narrow (codec));
   if (! tl_run_plan_filter (context, filter, codec, &base, options->width,
                             options->height, &limits, &plan, error))
     return FALSE;
 
   /* The baselines first: the driver's choice, the seed rule, auto. */
   tl_bench_add (cases, TL_SHAPE_DRIVER, 0, 0, TL_MODE_UNIFORM, 0,
-                filter->default_pixels_per_item);
+                base.pixels_per_item);
   tl_bench_add (cases, TL_SHAPE_SEED, 0, 0, TL_MODE_UNIFORM, 0,
-                filter->default_pixels_per_item);
+                base.pixels_per_item);
   if (options->user_choice)
     {
       TlBenchCase c;
@@ -558,7 +558,7 @@ tl_bench_run (TlContext            *context,
       memset (&c, 0, sizeof (c));
       c.choice = *options->user_choice;
       if (c.choice.pixels_per_item == 0)
-        c.choice.pixels_per_item = filter->default_pixels_per_item;
+        c.choice.pixels_per_item = base.pixels_per_item;
       g_array_append_val (cases, c);
     }
   if (options->sweep)

@@ -331,6 +331,13 @@ tl_codec_premultiplies (const TlCodec *codec)
   return codec->premultiply;
 }
 
+/* Pixels stored narrower than 4 floats (CODEC NULL: floats). */
+gboolean
+tl_codec_is_narrow (const TlCodec *codec)
+{
+  return codec != NULL && codec->storage != TL_STORAGE_FLOAT;
+}
+
 /* The kernels' program variant: "" for float, else e.g. "u8+trc+premul". */
 const gchar *
 tl_codec_get_variant (const TlCodec *codec)

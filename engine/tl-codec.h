@@ -42,6 +42,7 @@ const Babl    *tl_codec_get_format     (const TlCodec   *codec);
 const Babl    *tl_codec_get_working    (const TlCodec   *codec);
 gsize          tl_codec_get_pixel_size (const TlCodec   *codec);
 gboolean       tl_codec_converts_trc   (const TlCodec   *codec);
+gboolean       tl_codec_is_narrow      (const TlCodec   *codec);
 gboolean       tl_codec_premultiplies  (const TlCodec   *codec);
 const gchar   *tl_codec_get_variant    (const TlCodec   *codec);
 const gfloat  *tl_codec_get_table      (const TlCodec   *codec,

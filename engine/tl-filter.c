@@ -282,6 +282,20 @@ tl_filter_halo (const TlFilter *filter,
 /* The C reference on PIXELS in their storage: decoded to the working
  * format, filtered, encoded back, as the kernels do it.
  */
+/* FILTER's default pixels per work-item, for pixels stored narrower than
+ * floats (NARROW) or as floats.
+ */
+guint
+tl_filter_pixels_per_item (const TlFilter *filter,
+                           gboolean        narrow)
+{
+  g_return_val_if_fail (filter != NULL, 1);
+
+  if (narrow && filter->narrow_pixels_per_item > 0)
+    return filter->narrow_pixels_per_item;
+  return filter->default_pixels_per_item;
+}
+
 void
 tl_filter_reference (const TlFilter *filter,
                      const TlValue  *values,

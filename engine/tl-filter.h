@@ -89,6 +89,10 @@ struct _TlFilter
   const gchar        *description;
   const gchar        *format;             /* babl format name, 4 floats */
   guint               default_pixels_per_item;
+  /* For 8-bit, 16-bit and half storage (0: as above): four such pixels
+   * fill one 16-byte access, where four float pixels would not.
+   */
+  guint               narrow_pixels_per_item;
   const TlParamSpec  *params;
   guint               n_params;
   const gchar        *program;            /* kernels/<program>.cl */
@@ -130,6 +134,8 @@ gboolean              tl_filter_check_values     (const TlFilter  *filter,
                                                   GError         **error);
 guint                 tl_filter_halo             (const TlFilter  *filter,
                                                   const TlValue   *values);
+guint                 tl_filter_pixels_per_item  (const TlFilter  *filter,
+                                                  gboolean         narrow);
 void                  tl_filter_reference        (const TlFilter  *filter,
                                                   const TlValue   *values,
                                                   const TlPixels  *pixels);

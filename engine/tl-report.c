@@ -255,6 +255,8 @@ tl_report_filter_json (const TlFilter *filter)
   json_builder_add_string_value (builder, filter->format);
   json_builder_set_member_name (builder, "pixels_per_item");
   json_builder_add_int_value (builder, filter->default_pixels_per_item);
+  json_builder_set_member_name (builder, "narrow_pixels_per_item");
+  json_builder_add_int_value (builder, tl_filter_pixels_per_item (filter, TRUE));
   json_builder_set_member_name (builder, "parameters");
   json_builder_begin_array (builder);
   for (i = 0; i < filter->n_params; i++)

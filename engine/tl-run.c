@@ -324,7 +324,7 @@ tl_run_plan_filter (TlContext      *context,
     }
 
   if (resolved.pixels_per_item == 0)
-    resolved.pixels_per_item = filter->default_pixels_per_item;
+    resolved.pixels_per_item = tl_filter_pixels_per_item (filter, tl_codec_is_narrow (codec));
 
   /* "auto" takes the tuned choice for this device, storage, mode and size
    * class when a search has been run; the seed rule otherwise.

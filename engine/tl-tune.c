@@ -403,7 +403,8 @@ tl_tune_search (TlContext       *context,
 
   tl_choice_init (&base);
   base.mode            = mode;
-  base.pixels_per_item = filter->default_pixels_per_item;
+  base.pixels_per_item = tl_filter_pixels_per_item (filter,
+                                                    tl_codec_is_narrow (pixels->codec));
   if (! tl_run_plan_filter (context, filter, pixels->codec, &base,
                             pixels->width, pixels->height, &limits, &plan,
                             error))

@@ -633,7 +633,8 @@ tl_host_draw_map (TlContext            *context,
     return FALSE;
 
   if (choice.pixels_per_item == 0)
-    choice.pixels_per_item = filter ? filter->default_pixels_per_item : 1;
+    choice.pixels_per_item = filter ? tl_filter_pixels_per_item (filter,
+                                                                 tl_codec_is_narrow (codec)) : 1;
 
   if (! tl_overlay_plan (context, filter, codec, &choice, area->width, area->height,
                          &limits, &plan, error))

@@ -171,7 +171,7 @@ static const GimpCheck checks[] =
   { "overlay-filter", "coffee.png", NULL, "invert", "RUN-NONINTERACTIVE",
     "shape-width=32;shape-height=16;mode=emulated;swizzle=8;overlay=work-group;"
     "overlay-opacity=0.6", REPORT_TOP_LAYER, EXPECT_OVERLAY,
-    "Thread map: work-groups 32x16, swizzle 8, emulated",
+    "Thread map: work-groups 32x16, 4 px per item, swizzle 8, emulated",
     { "--shape=32x16", "--mode=emulated", "--swizzle=8" } },
   { "thread-map", "astronaut.png", NULL, NULL, "RUN-NONINTERACTIVE",
     "shape-width=16;shape-height=16;overlay=launch-order;overlay-style=tint",

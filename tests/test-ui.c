@@ -954,9 +954,11 @@ test_preview (void)
                         filter->format, &error);
   g_assert_no_error (error);
   tl_choice_init (&choice);
+  choice.pixels_per_item = 0;     /* the filter's default for this storage */
   g_assert_true (tl_run_plan_filter (context, filter, codec, &choice, region.width,
                                      region.height, &limits, &plan, &error));
   g_assert_true (tl_dialog_panel_get_plan (panel, &shown_limits, &shown));
+  g_assert_cmpuint (shown.pixels_per_item, ==, 4);
   g_assert_cmpuint (shown_limits.simd_width, ==, limits.simd_width);
   g_assert_cmpuint (shown_limits.max_group_size, ==, limits.max_group_size);
   g_assert_cmpmem (shown.launches, sizeof (shown.launches),

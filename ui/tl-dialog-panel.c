@@ -194,10 +194,14 @@ tl_dialog_panel_n_params (TlDialogPanel *self)
   return self->filter ? self->filter->n_params : 0;
 }
 
+/* The filter's default for the layer's storage ("" variant: floats). */
 static guint
 tl_dialog_panel_default_pixels (TlDialogPanel *self)
 {
-  return self->filter ? self->filter->default_pixels_per_item : 1;
+  if (self->filter == NULL)
+    return 1;
+  return tl_filter_pixels_per_item (self->filter,
+                                    self->variant && *self->variant);
 }
 
 /* What tl_host_process () reads and runs the kernels on: the region and
