@@ -60,7 +60,8 @@ tl_process_tile_side (TlContext           *context,
                    (region->height + 2 * halo);
   gint64  side;
 
-  if (context)
+  /* A device that did not say its largest buffer (0) bounds nothing. */
+  if (context && tl_context_get_device (context)->max_alloc_size > 0)
     pixels = MIN (pixels, tl_context_get_device (context)->max_alloc_size /
                           TL_PROCESS_DEVICE_PIXEL);
   if (area <= pixels && (max_tile == 0 ||
