@@ -389,9 +389,11 @@ tl_overlay_run (TlContext     *context,
    * whole (THREADLENS_TILE makes them smaller, for tests).
    */
   row_size    = (gsize) plan->width * TL_OVERLAY_PIXEL_WORDS * sizeof (guint32);
-  window_rows = MIN (plan->height,
-                     MAX (1, tl_context_get_device (context)->max_alloc_size /
-                             row_size));
+  window_rows = plan->height;
+  if (tl_context_get_device (context)->max_alloc_size > 0)
+    window_rows = MIN (plan->height,
+                       MAX (1, tl_context_get_device (context)->max_alloc_size /
+                               row_size));
   if (tl_process_tile_setting () > 0)
     window_rows = MIN (window_rows, (cl_int) tl_process_tile_setting ());
   pixel_size = window_rows * row_size;
