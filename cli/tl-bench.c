@@ -150,9 +150,9 @@ tl_bench_bytes_moved (const TlFilter *filter,
 {
   gsize bytes = 2 * pixels * pixel_size;
 
-  if (g_str_equal (filter->kernels[0], "tl_convolve_h"))
+  if (g_str_has_prefix (filter->kernels[0], "tl_convolve_h"))
     bytes += 2 * pixels * 4 * sizeof (gfloat);
-  if (filter->kernels[1] && g_str_equal (filter->kernels[1], "tl_unsharp_v"))
+  if (filter->kernels[1] && g_str_has_prefix (filter->kernels[1], "tl_unsharp_v"))
     bytes += pixels * pixel_size;
   return bytes;
 }

@@ -99,7 +99,7 @@ static const TlParamSpec tl_area_box_params[] =
 
 static const gchar *const tl_area_box_kernels[] =
 {
-  "tl_convolve_h", "tl_convolve_v", "tl_convolve_h_tiled", "tl_convolve_v_tiled",
+  "tl_convolve_h_tiled", "tl_convolve_v_tiled",
   NULL
 };
 
@@ -439,7 +439,7 @@ static const TlParamSpec tl_area_unsharp_params[] =
 
 static const gchar *const tl_area_unsharp_kernels[] =
 {
-  "tl_convolve_h", "tl_unsharp_v", "tl_convolve_h_tiled", "tl_unsharp_v_tiled",
+  "tl_convolve_h_tiled", "tl_unsharp_v_tiled",
   NULL
 };
 

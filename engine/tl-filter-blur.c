@@ -258,9 +258,12 @@ static const TlParamSpec tl_blur_params[] =
   },
 };
 
+/* The tiled passes; the untiled ones are built when a tile does not fit
+ * (tl_run_get_kernel ()), which keeps a first build on PoCL short.
+ */
 static const gchar *const tl_blur_kernels[] =
 {
-  "tl_convolve_h", "tl_convolve_v", "tl_convolve_h_tiled", "tl_convolve_v_tiled",
+  "tl_convolve_h_tiled", "tl_convolve_v_tiled",
   NULL
 };
 

@@ -111,8 +111,24 @@ tl_run_get_kernel (TlRun       *run,
                    const gchar *kernel_name,
                    GError     **error)
 {
-  return tl_context_get_kernel (run->context, run->program, kernel_name,
-                                error);
+  g_auto(GStrv)     name    = NULL;
+  g_auto(GStrv)     file    = NULL;
+  g_autofree gchar *program = NULL;
+
+  if (run->filter == NULL ||
+      g_strv_contains ((const gchar *const *) run->filter->kernels, kernel_name))
+    return tl_context_get_kernel (run->context, run->program, kernel_name,
+                                  error);
+
+  /* A kernel the filter only falls back on (the blurs' untiled passes,
+   * for tiles too big for local memory) is built on first use, in a
+   * program of its own: "blur:tl_convolve_h@u8+trc".
+   */
+  name    = g_strsplit (run->program, "@", 2);
+  file    = g_strsplit (name[0], ":", 2);
+  program = g_strconcat (file[0], ":", kernel_name, name[1] ? "@" : "",
+                         name[1] ? name[1] : "", NULL);
+  return tl_context_get_kernel (run->context, program, kernel_name, error);
 }
 
 gboolean
