@@ -117,9 +117,9 @@ tl_bench_copy_ms (TlContext *context,
       if (status == CL_SUCCESS)
         {
           TL_CL (clGetEventProfilingInfo, event, CL_PROFILING_COMMAND_START,
-                                   sizeof (start), &start, NULL);
+                 sizeof (start), &start, NULL);
           TL_CL (clGetEventProfilingInfo, event, CL_PROFILING_COMMAND_END,
-                                   sizeof (end), &end, NULL);
+                 sizeof (end), &end, NULL);
           if (i > 0)
             samples[i - 1] = (end - start) / 1e6;
         }

@@ -218,7 +218,7 @@ tl_cl_device_new (cl_platform_id platform,
   device->driver_version = tl_cl_device_string (id, CL_DRIVER_VERSION);
 
   if (TL_CL (clGetPlatformInfo, platform, CL_PLATFORM_NAME, sizeof (name) - 1, name,
-                         NULL) != CL_SUCCESS)
+             NULL) != CL_SUCCESS)
     name[0] = '\0';
   device->platform_name = g_strstrip (g_strdup (name));
 
@@ -244,11 +244,11 @@ tl_cl_device_new (cl_platform_id platform,
    */
   if (tl_cl_parse_version (device->version) >= 20 &&
       TL_CL (clGetDeviceInfo, id, CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT,
-                       sizeof (bool_value), &bool_value, NULL) == CL_SUCCESS)
+             sizeof (bool_value), &bool_value, NULL) == CL_SUCCESS)
     device->non_uniform = bool_value;
   if (tl_cl_parse_version (device->version) >= 21 &&
       TL_CL (clGetDeviceInfo, id, CL_DEVICE_MAX_NUM_SUB_GROUPS,
-                       sizeof (uint_value), &uint_value, NULL) == CL_SUCCESS)
+             sizeof (uint_value), &uint_value, NULL) == CL_SUCCESS)
     device->max_sub_groups = uint_value;
   device->khr_subgroups = tl_cl_device_has_extension (id, "cl_khr_subgroups");
 
@@ -668,12 +668,12 @@ tl_context_build_log (TlContext  *context,
   gchar *log;
 
   if (TL_CL (clGetProgramBuildInfo, program, context->device->id, CL_PROGRAM_BUILD_LOG,
-                             0, NULL, &size) != CL_SUCCESS || size == 0)
+             0, NULL, &size) != CL_SUCCESS || size == 0)
     return g_strdup (_("(the driver gave no build log)"));
 
   log = g_malloc0 (size + 1);
   TL_CL (clGetProgramBuildInfo, program, context->device->id, CL_PROGRAM_BUILD_LOG,
-                         size, log, NULL);
+         size, log, NULL);
   return g_strstrip (log);
 }
 
@@ -700,7 +700,7 @@ tl_context_build_from_binary (TlContext   *context,
                        &context->device->id, &size, &data, &binary_status);
   if (status == CL_SUCCESS && binary_status == CL_SUCCESS &&
       TL_CL (clBuildProgram, program, 1, &context->device->id,
-                      context->build_options, NULL, NULL) == CL_SUCCESS)
+             context->build_options, NULL, NULL) == CL_SUCCESS)
     {
       context->stats.programs_from_disk++;
       return program;
@@ -724,12 +724,12 @@ tl_context_store_binary (TlContext   *context,
   gsize              size   = 0;
 
   if (TL_CL (clGetProgramInfo, program, CL_PROGRAM_BINARY_SIZES, sizeof (size),
-                        &size, NULL) != CL_SUCCESS || size == 0)
+             &size, NULL) != CL_SUCCESS || size == 0)
     return;
 
   binary = g_malloc (size);
   if (TL_CL (clGetProgramInfo, program, CL_PROGRAM_BINARIES, sizeof (binary),
-                        &binary, NULL) != CL_SUCCESS)
+             &binary, NULL) != CL_SUCCESS)
     return;
 
   tl_program_cache_store (key, binary, size);
@@ -776,7 +776,7 @@ tl_context_build_program (TlContext   *context,
         }
 
       status = TL_CL (clBuildProgram, program, 1, &context->device->id,
-                               context->build_options, NULL, NULL);
+                      context->build_options, NULL, NULL);
       if (status != CL_SUCCESS)
         {
           g_autofree gchar *log  = tl_context_build_log (context, program);
@@ -907,16 +907,16 @@ tl_context_kernel_limits (TlContext *context,
   tl_context_device_limits (context, limits);
 
   status = TL_CL (clGetKernelWorkGroupInfo, kernel, context->device->id,
-                                     CL_KERNEL_WORK_GROUP_SIZE,
-                                     sizeof (group_size), &group_size, NULL);
+                  CL_KERNEL_WORK_GROUP_SIZE,
+                  sizeof (group_size), &group_size, NULL);
   if (status == CL_SUCCESS)
     status = TL_CL (clGetKernelWorkGroupInfo, kernel, context->device->id,
-                                       CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
-                                       sizeof (multiple), &multiple, NULL);
+                    CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+                    sizeof (multiple), &multiple, NULL);
   if (status == CL_SUCCESS)
     status = TL_CL (clGetKernelWorkGroupInfo, kernel, context->device->id,
-                                       CL_KERNEL_LOCAL_MEM_SIZE,
-                                       sizeof (local_mem), &local_mem, NULL);
+                    CL_KERNEL_LOCAL_MEM_SIZE,
+                    sizeof (local_mem), &local_mem, NULL);
   if (status != CL_SUCCESS)
     {
       tl_cl_set_error (error, status, _("querying the kernel's work-group limits"));

@@ -132,7 +132,7 @@ tl_filter_convolve_tile_size (TlRun         *run,
   size = cols * rows * 4 * sizeof (gfloat);
 
   TL_CL (clGetKernelWorkGroupInfo, kernel, device->id, CL_KERNEL_LOCAL_MEM_SIZE,
-                            sizeof (used), &used, NULL);
+         sizeof (used), &used, NULL);
   return size + used <= device->local_mem_size ? size : 0;
 }
 

@@ -254,7 +254,7 @@ tl_overlay_read (TlRun       *run,
   cl_int status;
 
   status = TL_CL (clEnqueueReadBuffer, tl_context_get_queue (tl_run_get_context (run)),
-                                buffer, CL_TRUE, 0, size, data, 0, NULL, NULL);
+                  buffer, CL_TRUE, 0, size, data, 0, NULL, NULL);
   if (status != CL_SUCCESS)
     {
       tl_cl_set_error (error, status, _("reading the thread map from the device"));
@@ -343,6 +343,7 @@ tl_overlay_run (TlContext     *context,
   cl_uint                 p;
   gsize                   pixel_size, group_size, row_size;
   cl_int                  window_rows;
+  guint                   cap = tl_process_tile_setting ();
   gint                    row;
 
   g_return_val_if_fail (context != NULL && plan != NULL, NULL);
@@ -394,8 +395,8 @@ tl_overlay_run (TlContext     *context,
     window_rows = MIN (plan->height,
                        MAX (1, tl_context_get_device (context)->max_alloc_size /
                                row_size));
-  if (tl_process_tile_setting () > 0)
-    window_rows = MIN (window_rows, (cl_int) tl_process_tile_setting ());
+  if (cap > 0)
+    window_rows = MIN (window_rows, (cl_int) cap);
   pixel_size = window_rows * row_size;
   group_size = plan->group_count * TL_OVERLAY_GROUP_WORDS * sizeof (guint32);
 

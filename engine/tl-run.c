@@ -250,10 +250,10 @@ tl_run_enqueue (TlRun     *run,
         return FALSE;
 
       status = TL_CL (clEnqueueNDRangeKernel, tl_context_get_queue (run->context),
-                                       kernel, 2, launch->offset,
-                                       launch->global,
-                                       launch->local[0] ? launch->local : NULL,
-                                       0, NULL, &event);
+                      kernel, 2, launch->offset,
+                      launch->global,
+                      launch->local[0] ? launch->local : NULL,
+                      0, NULL, &event);
       if (status != CL_SUCCESS)
         {
           g_autofree gchar *what =
@@ -361,9 +361,9 @@ tl_run_event_ms (cl_event        first,
   cl_ulong start = 0, end = 0;
 
   if (TL_CL (clGetEventProfilingInfo, first, CL_PROFILING_COMMAND_START,
-                               sizeof (start), &start, NULL) != CL_SUCCESS ||
+             sizeof (start), &start, NULL) != CL_SUCCESS ||
       TL_CL (clGetEventProfilingInfo, last, CL_PROFILING_COMMAND_END,
-                               sizeof (end), &end, NULL) != CL_SUCCESS ||
+             sizeof (end), &end, NULL) != CL_SUCCESS ||
       end < start)
     return 0.0;
 
@@ -429,8 +429,8 @@ tl_run_execute (TlContext       *context,
     }
 
   status = TL_CL (clEnqueueWriteBuffer, tl_context_get_queue (context), run.input,
-                                 CL_FALSE, 0, size, pixels->in, 0, NULL,
-                                 &upload);
+                  CL_FALSE, 0, size, pixels->in, 0, NULL,
+                  &upload);
   if (status != CL_SUCCESS)
     {
       tl_cl_set_error (error, status, _("copying the image to the device"));
@@ -457,8 +457,8 @@ tl_run_execute (TlContext       *context,
     }
 
   status = TL_CL (clEnqueueReadBuffer, tl_context_get_queue (context), run.output,
-                                CL_TRUE, 0, size, pixels->out, 0, NULL,
-                                &download);
+                  CL_TRUE, 0, size, pixels->out, 0, NULL,
+                  &download);
   if (status != CL_SUCCESS)
     {
       tl_cl_set_error (error, status, _("reading the result from the device"));
