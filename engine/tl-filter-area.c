@@ -94,6 +94,7 @@ static const TlParamSpec tl_area_box_params[] =
     .n_max       = 1,
     .n_default   = 1,
     .defaults    = { 4.0 },
+    .is_length   = TRUE,
   },
 };
 
@@ -314,6 +315,7 @@ static const TlParamSpec tl_area_pixelize_params[] =
     .n_max       = 1,
     .n_default   = 1,
     .defaults    = { 16.0 },
+    .is_length   = TRUE,
   },
 };
 
@@ -421,6 +423,7 @@ static const TlParamSpec tl_area_unsharp_params[] =
     .n_max       = 1,
     .n_default   = 1,
     .defaults    = { 3.0 },
+    .is_length   = TRUE,
   },
   {
     .name        = "scale",

@@ -255,6 +255,7 @@ static const TlParamSpec tl_blur_params[] =
     .n_max       = 1,
     .n_default   = 1,
     .defaults    = { 2.0 },
+    .is_length   = TRUE,
   },
 };
 

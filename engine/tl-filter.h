@@ -37,6 +37,10 @@ typedef struct
   guint        n_min, n_max;    /* how many numbers (1 for TL_PARAM_DOUBLE) */
   guint        n_default;
   gdouble      defaults[TL_VALUE_MAX];
+  /* A distance on the image, in pixels: a preview of a scaled-down image
+   * (GEGL's mipmap levels) scales it down with the image.
+   */
+  gboolean     is_length;
 } TlParamSpec;
 
 typedef struct
