@@ -559,22 +559,50 @@ tl_host_report (TlHostProgress  progress,
     progress (fraction, message, data);
 }
 
-/* The OpenCL context for SETTINGS' device, kept for the life of the
- * process: the dialog's preview runs the kernels on every change, and
- * making a context and loading its programs each time would cost more
- * than the kernels.  Callers do not run kernels concurrently (the preview
- * holds tl_probe_lock ()); the lock here guards the cache itself.
+static GMutex  tl_host_context_lock;
+static gchar  *tl_host_opencl_off = NULL;
+
+/* A host that must not touch OpenCL in this process (the GEGL module,
+ * when the platforms' probe failed) says why; from then on runs take the
+ * path of a machine without OpenCL: the C references, with WHY in the
+ * message.
  */
-static TlContext *
+void
+tl_host_set_opencl_off (const gchar *why)
+{
+  g_return_if_fail (why != NULL);
+
+  g_mutex_lock (&tl_host_context_lock);
+  g_free (tl_host_opencl_off);
+  tl_host_opencl_off = g_strdup (why);
+  g_mutex_unlock (&tl_host_context_lock);
+}
+
+/* The OpenCL context for SETTINGS' device, kept for the life of the
+ * process: the dialog's preview runs the kernels on every change, the
+ * GEGL module on every chunk, and making a context and loading its
+ * programs each time would cost more than the kernels.  Callers do not
+ * run kernels concurrently (the preview holds tl_probe_lock (), the GEGL
+ * module its own lock); the lock here guards the cache itself.
+ */
+TlContext *
 tl_host_get_context (const TlHostSettings *settings,
                      GError              **error)
 {
-  static GMutex     lock;
   static TlContext *context = NULL;
   static gchar     *device  = NULL;
   TlContext        *result;
 
-  g_mutex_lock (&lock);
+  g_return_val_if_fail (settings != NULL, NULL);
+
+  g_mutex_lock (&tl_host_context_lock);
+  if (tl_host_opencl_off)
+    {
+      g_set_error_literal (error, TL_ERROR, TL_ERROR_NO_PLATFORM,
+                           tl_host_opencl_off);
+      g_mutex_unlock (&tl_host_context_lock);
+      return NULL;
+    }
   if (context == NULL || g_strcmp0 (device, settings->device) != 0)
     {
       TlContext *fresh = tl_context_new (settings->device[0] ?
@@ -589,7 +617,7 @@ tl_host_get_context (const TlHostSettings *settings,
         }
     }
   result = g_strcmp0 (device, settings->device) == 0 ? context : NULL;
-  g_mutex_unlock (&lock);
+  g_mutex_unlock (&tl_host_context_lock);
 
   return result;
 }
@@ -870,19 +898,22 @@ tl_host_tune (const TlHostSettings *settings,
   return ok;
 }
 
-/* The thread-map procedure: the map of the overlay kernel's own dispatch
- * over REGION of SOURCE, which stays as it is.
+/* The thread map of the dispatch that runs FILTER's kernels (NULL: the
+ * overlay kernel's own) over REGION of SOURCE, which stays as it is: the
+ * thread-map procedure, and the GEGL module's threadlens:thread-map.
  */
 gboolean
-tl_host_thread_map (const TlHostSettings *settings,
-                    GeglBuffer           *source,
-                    const GeglRectangle  *region,
-                    TlHostProgress        progress,
-                    gpointer              progress_data,
-                    TlHostOverlay        *overlay,
-                    GError              **error)
+tl_host_thread_map_for (const TlHostSettings *settings,
+                        const TlFilter       *filter,
+                        GeglBuffer           *source,
+                        const GeglRectangle  *region,
+                        TlHostProgress        progress,
+                        gpointer              progress_data,
+                        TlHostOverlay        *overlay,
+                        GError              **error)
 {
   TlContext           *context;
+  g_autoptr(TlCodec)   codec   = NULL;
   g_autofree gfloat   *image   = NULL;
   GeglRectangle        area;
 
@@ -898,6 +929,13 @@ tl_host_thread_map (const TlHostSettings *settings,
                              "compute-unit"));
       return FALSE;
     }
+  if (filter)
+    {
+      codec = tl_codec_new (gegl_buffer_get_format (source), filter->format,
+                            error);
+      if (codec == NULL)
+        return FALSE;
+    }
 
   tl_host_report (progress, progress_data, 0.05, _("ThreadLens: preparing OpenCL"));
   context = tl_host_get_context (settings, error);
@@ -910,12 +948,28 @@ tl_host_thread_map (const TlHostSettings *settings,
     return FALSE;
 
   tl_host_report (progress, progress_data, 0.5, _("ThreadLens: thread map"));
-  if (! tl_host_draw_map (context, settings, NULL, NULL, &area, image, overlay,
-                          error))
+  if (! tl_host_draw_map (context, settings, filter, codec, &area, image,
+                          overlay, error))
     return FALSE;
   tl_host_report (progress, progress_data, 1.0, _("ThreadLens: thread map"));
 
   return TRUE;
+}
+
+/* The thread-map procedure: the map of the overlay kernel's own dispatch
+ * over REGION of SOURCE, which stays as it is.
+ */
+gboolean
+tl_host_thread_map (const TlHostSettings *settings,
+                    GeglBuffer           *source,
+                    const GeglRectangle  *region,
+                    TlHostProgress        progress,
+                    gpointer              progress_data,
+                    TlHostOverlay        *overlay,
+                    GError              **error)
+{
+  return tl_host_thread_map_for (settings, NULL, source, region, progress,
+                                 progress_data, overlay, error);
 }
 
 /* A new layer above DRAWABLE holding the thread map. */

@@ -150,7 +150,19 @@ gboolean         tl_host_settings_to_choice (const TlHostSettings *settings,
                                            TlChoice             *choice,
                                            GError              **error);
 
+void             tl_host_set_opencl_off   (const gchar          *why);
+TlContext       *tl_host_get_context      (const TlHostSettings *settings,
+                                           GError              **error);
+
 gboolean         tl_host_thread_map       (const TlHostSettings *settings,
+                                           GeglBuffer           *source,
+                                           const GeglRectangle  *region,
+                                           TlHostProgress        progress,
+                                           gpointer              progress_data,
+                                           TlHostOverlay        *overlay,
+                                           GError              **error);
+gboolean         tl_host_thread_map_for   (const TlHostSettings *settings,
+                                           const TlFilter       *filter,
                                            GeglBuffer           *source,
                                            const GeglRectangle  *region,
                                            TlHostProgress        progress,

@@ -1,0 +1,810 @@
+/* ThreadLens: the GEGL module, a third host beside the GIMP plug-ins.
+ *
+ * One GEGL operation per registry filter, "threadlens:FILTER", and
+ * "threadlens:thread-map", so that GIMP runs them in its own process
+ * (gimp_drawable_merge_new_filter, the GEGL Operation tool) and no pixel
+ * crosses the plug-in protocol.  Properties are the procedures' arguments
+ * under the same names (tl-host.c builds both from the registry); the
+ * work is tl_host_process () and tl_host_thread_map_for (), as in the
+ * plug-ins.
+ *
+ * How GEGL's way of working meets the engine's:
+ *  - chunks: GEGL asks for any rectangle of the output; each is filtered
+ *    with its halo read from the input, clamped at the input's bounding
+ *    box, and a pixel's arithmetic does not depend on the rectangle, so
+ *    any chunking gives the `threadlens apply` result bit for bit.
+ *  - threads: one OpenCL context and queue per process, so runs take one
+ *    lock; GEGL is asked not to split a chunk over its threads.
+ *  - levels: at level 0 the result is exact.  Above it (GIMP's preview
+ *    of a zoomed-out view) the scaled-down input is filtered with its
+ *    lengths (std-dev, radius, block size) scaled down alike, which
+ *    looks like the exact result at that zoom.
+ *  - faults: nothing here may take GIMP down.  The OpenCL platforms are
+ *    listed first in a child process (tl-platform-probe.c); a failed
+ *    OpenCL run falls back to the C reference, a choice the device
+ *    cannot honour leaves the pixels as they were, each with a message.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/* dladdr (): where this module was loaded from. */
+#define _GNU_SOURCE
+
+#include "config.h"
+
+#include <dlfcn.h>
+#include <math.h>
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+#include <gegl-plugin.h>
+
+#include "tl-error.h"
+#include "tl-host.h"
+#include "tl-platform-probe.h"
+#include "tl-process.h"
+
+#define TL_GEGL_PREFIX   "threadlens:"
+#define TL_GEGL_CATEGORY "threadlens"
+
+typedef struct
+{
+  GeglOperationAreaFilter parent_instance;
+  TlHostValue            *values;      /* one per argument */
+  TlHostSettings          settings;    /* from VALUES, in prepare */
+  gchar                  *invalid;     /* why VALUES cannot run, or NULL */
+  gchar                  *told;        /* the last message given */
+} TlGeglOp;
+
+typedef struct
+{
+  GeglOperationAreaFilterClass parent_class;
+  const TlFilter              *filter;  /* NULL: the thread map */
+  TlHostArg                   *args;
+  guint                        n_args;
+  guint                        n_host_args; /* the procedure's, before ours */
+  GType                       *enums;   /* per argument with choices */
+} TlGeglOpClass;
+
+#define TL_GEGL_OP(op)             ((TlGeglOp *) (op))
+#define TL_GEGL_OP_GET_CLASS(op)   ((TlGeglOpClass *) G_OBJECT_GET_CLASS (op))
+
+/* The thread map has one more property: whose dispatch it draws. */
+#define TL_GEGL_PROP_FILTER "filter"
+
+static GMutex tl_gegl_lock;
+
+/* Filters do not take the procedures' overlay arguments: a thread map
+ * is its own operation, drawn on its own layer.
+ */
+static gboolean
+tl_gegl_is_property (const TlFilter  *filter,
+                     const TlHostArg *arg)
+{
+  return filter == NULL || (strcmp (arg->name, "overlay") != 0 &&
+                            strcmp (arg->name, "overlay-opacity") != 0);
+}
+
+/* One enum type per list of choices (mode, overlay, overlay style),
+ * named after the argument: GIMP shows enums as lists.
+ */
+static GType
+tl_gegl_enum_type (const TlHostArg *arg)
+{
+  static GHashTable *types = NULL;
+  g_autofree gchar  *camel = NULL;
+  GEnumValue        *values;
+  GType              type;
+  guint              n, i;
+
+  if (types == NULL)
+    types = g_hash_table_new (g_str_hash, g_str_equal);
+  type = GPOINTER_TO_SIZE (g_hash_table_lookup (types, arg->name));
+  if (type)
+    return type;
+
+  n      = g_strv_length ((gchar **) arg->choices);
+  values = g_new0 (GEnumValue, n + 1);
+  for (i = 0; i < n; i++)
+    {
+      values[i].value      = i;
+      values[i].value_name = arg->choices[i];
+      values[i].value_nick = arg->choices[i];
+    }
+  camel = g_strdup_printf ("ThreadLens%c%s", g_ascii_toupper (arg->name[0]),
+                           arg->name + 1);
+  g_strdelimit (camel, "-", '_');
+  type = g_type_from_name (camel);
+  if (type == 0)
+    type = g_enum_register_static (g_intern_string (camel), values);
+  g_hash_table_insert (types, (gpointer) arg->name, GSIZE_TO_POINTER (type));
+  return type;
+}
+
+static gint
+tl_gegl_choice_index (const TlHostArg *arg,
+                      const gchar     *text)
+{
+  gint i;
+
+  for (i = 0; arg->choices[i]; i++)
+    if (g_strcmp0 (arg->choices[i], text) == 0)
+      return i;
+  return 0;
+}
+
+static GParamSpec *
+tl_gegl_param_spec (TlGeglOpClass   *klass,
+                    guint            index)
+{
+  const TlHostArg *arg   = &klass->args[index];
+  GParamFlags      flags = G_PARAM_READWRITE | G_PARAM_CONSTRUCT |
+                           GEGL_PARAM_PAD_INPUT;
+  g_autofree gchar *nick = g_strdup (g_dgettext (GETTEXT_PACKAGE, arg->nick));
+  GParamSpec      *spec;
+  gchar           *from, *to;
+
+  /* GEGL's and GIMP's generated dialogs have no mnemonics. */
+  for (from = to = nick; *from; from++)
+    if (*from != '_')
+      *to++ = *from;
+  *to = '\0';
+
+  switch (arg->type)
+    {
+    case TL_HOST_ARG_INT:
+      spec = g_param_spec_int (arg->name, nick, arg->blurb, (gint) arg->min,
+                               (gint) arg->max, (gint) arg->default_number,
+                               flags);
+      break;
+    case TL_HOST_ARG_DOUBLE:
+      spec = gegl_param_spec_double (arg->name, nick, arg->blurb, arg->min,
+                                     arg->max, arg->default_number, arg->min,
+                                     arg->max, 1.0, flags);
+      break;
+    default:
+      if (arg->choices)
+        {
+          klass->enums[index] = tl_gegl_enum_type (arg);
+          spec = g_param_spec_enum (arg->name, nick, arg->blurb,
+                                    klass->enums[index],
+                                    tl_gegl_choice_index (arg, arg->default_text),
+                                    flags);
+        }
+      else
+        {
+          spec = g_param_spec_string (arg->name, nick, arg->blurb,
+                                      arg->default_text, flags);
+        }
+      break;
+    }
+  return spec;
+}
+
+static void
+tl_gegl_set_property (GObject      *object,
+                      guint         property_id,
+                      const GValue *value,
+                      GParamSpec   *pspec)
+{
+  TlGeglOp        *op    = TL_GEGL_OP (object);
+  TlGeglOpClass   *klass = TL_GEGL_OP_GET_CLASS (object);
+  guint            index = property_id - 1;
+  const TlHostArg *arg;
+
+  if (index >= klass->n_args)
+    {
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, property_id, pspec);
+      return;
+    }
+  arg = &klass->args[index];
+  switch (arg->type)
+    {
+    case TL_HOST_ARG_INT:
+      op->values[index].i = g_value_get_int (value);
+      break;
+    case TL_HOST_ARG_DOUBLE:
+      op->values[index].d = g_value_get_double (value);
+      break;
+    default:
+      if (arg->choices)
+        {
+          gint choice = g_value_get_enum (value);
+
+          op->values[index].s = arg->choices[CLAMP (choice, 0,
+                                  (gint) g_strv_length ((gchar **) arg->choices) - 1)];
+        }
+      else
+        {
+          g_free ((gchar *) op->values[index].s);
+          op->values[index].s = g_value_dup_string (value);
+        }
+      break;
+    }
+}
+
+static void
+tl_gegl_get_property (GObject    *object,
+                      guint       property_id,
+                      GValue     *value,
+                      GParamSpec *pspec)
+{
+  TlGeglOp        *op    = TL_GEGL_OP (object);
+  TlGeglOpClass   *klass = TL_GEGL_OP_GET_CLASS (object);
+  guint            index = property_id - 1;
+  const TlHostArg *arg;
+
+  if (index >= klass->n_args)
+    {
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, property_id, pspec);
+      return;
+    }
+  arg = &klass->args[index];
+  switch (arg->type)
+    {
+    case TL_HOST_ARG_INT:
+      g_value_set_int (value, op->values[index].i);
+      break;
+    case TL_HOST_ARG_DOUBLE:
+      g_value_set_double (value, op->values[index].d);
+      break;
+    default:
+      if (arg->choices)
+        g_value_set_enum (value, tl_gegl_choice_index (arg, op->values[index].s));
+      else
+        g_value_set_string (value, op->values[index].s);
+      break;
+    }
+}
+
+static gboolean
+tl_gegl_is_owned_string (const TlHostArg *arg)
+{
+  return arg->type == TL_HOST_ARG_STRING && arg->choices == NULL;
+}
+
+static void
+tl_gegl_init (TlGeglOp      *op,
+              TlGeglOpClass *klass)
+{
+  guint i;
+
+  op->values = g_new0 (TlHostValue, klass->n_args);
+  /* Arguments that are not properties keep their defaults; properties
+   * get theirs from G_PARAM_CONSTRUCT.
+   */
+  for (i = 0; i < klass->n_args; i++)
+    {
+      const TlHostArg *arg = &klass->args[i];
+
+      if (arg->type == TL_HOST_ARG_DOUBLE)
+        op->values[i].d = arg->default_number;
+      else if (arg->type == TL_HOST_ARG_INT)
+        op->values[i].i = (gint) arg->default_number;
+      else if (arg->choices)
+        op->values[i].s = arg->default_text;
+      else
+        op->values[i].s = g_strdup (arg->default_text);
+    }
+}
+
+static void
+tl_gegl_finalize (GObject *object)
+{
+  TlGeglOp      *op    = TL_GEGL_OP (object);
+  TlGeglOpClass *klass = TL_GEGL_OP_GET_CLASS (object);
+  guint          i;
+
+  for (i = 0; i < klass->n_args; i++)
+    if (tl_gegl_is_owned_string (&klass->args[i]))
+      g_free ((gchar *) op->values[i].s);
+  g_free (op->values);
+  g_free (op->invalid);
+  g_free (op->told);
+
+  G_OBJECT_CLASS (g_type_class_peek_parent (klass))->finalize (object);
+}
+
+/* Messages go to GIMP's error console (or the terminal), once per
+ * operation and message, not once per chunk.
+ */
+static void
+tl_gegl_tell (TlGeglOp    *op,
+              const gchar *text)
+{
+  if (g_strcmp0 (op->told, text) == 0)
+    return;
+  g_free (op->told);
+  op->told = g_strdup (text);
+  g_message ("%s", text);
+}
+
+/* Once per process: may OpenCL be called here at all?  The safety check
+ * runs beside this module's file (where meson install puts it); without
+ * it OpenCL stays off, since nothing then stands between a driver's
+ * abort () and GIMP.
+ */
+static void
+tl_gegl_check_platforms (void)
+{
+  static gsize      checked = 0;
+  g_autoptr(GError) error   = NULL;
+  g_autofree gchar *folder  = NULL;
+  g_autofree gchar *helper  = NULL;
+  Dl_info           self;
+  gboolean          cached  = FALSE;
+
+  if (! g_once_init_enter (&checked))
+    return;
+
+  if (dladdr ((gpointer) tl_gegl_check_platforms, &self) && self.dli_fname)
+    folder = g_path_get_dirname (self.dli_fname);
+  helper = g_build_filename (folder ? folder : ".", TL_PLATFORM_PROBE_HELPER,
+                             NULL);
+  if (! tl_platform_probe_check (helper, &cached, &error))
+    {
+      g_message ("ThreadLens: %s", error->message);
+      tl_host_set_opencl_off (error->message);
+    }
+  else
+    {
+      g_debug ("OpenCL platforms checked in a test process%s",
+               cached ? " (verdict from the cache)" : "");
+    }
+  g_once_init_leave (&checked, 1);
+}
+
+static gboolean
+tl_gegl_read_settings (TlGeglOp *op,
+                       GError  **error)
+{
+  TlGeglOpClass *klass = TL_GEGL_OP_GET_CLASS (op);
+
+  return tl_host_settings_from_values (&op->settings, klass->filter,
+                                       op->values, klass->n_host_args, error);
+}
+
+/* The layer's own storage where the engine reads it (8-bit layers move 4
+ * bytes a pixel, as in the plug-ins), else the filter's working format.
+ */
+static const Babl *
+tl_gegl_format (GeglOperation *operation)
+{
+  TlGeglOpClass *klass  = TL_GEGL_OP_GET_CLASS (operation);
+  const Babl    *source = gegl_operation_get_source_format (operation, "input");
+
+  if (klass->filter == NULL)
+    return babl_format ("R'G'B'A float");
+  if (source)
+    {
+      g_autoptr(TlCodec) codec = tl_codec_new (source, klass->filter->format, NULL);
+
+      if (codec)
+        return source;
+    }
+  return babl_format_with_space (klass->filter->format,
+                                 source ? babl_format_get_space (source) : NULL);
+}
+
+static void
+tl_gegl_prepare (GeglOperation *operation)
+{
+  TlGeglOp                *op    = TL_GEGL_OP (operation);
+  TlGeglOpClass           *klass = TL_GEGL_OP_GET_CLASS (operation);
+  GeglOperationAreaFilter *area  = GEGL_OPERATION_AREA_FILTER (operation);
+  const Babl              *format = tl_gegl_format (operation);
+  g_autoptr(GError)        error = NULL;
+  guint                    halo  = 0;
+
+  /* The thread map's input is only looked at; its output is the map. */
+  gegl_operation_set_format (operation, "input", klass->filter ?
+                             format : babl_format ("R'G'B'A float"));
+  gegl_operation_set_format (operation, "output", format);
+
+  g_clear_pointer (&op->invalid, g_free);
+  if (! tl_gegl_read_settings (op, &error))
+    op->invalid = g_strdup (error->message);
+  else if (klass->filter)
+    halo = tl_filter_halo (klass->filter, op->settings.values);
+
+  area->left = area->right = area->top = area->bottom = halo;
+}
+
+/* A filter's output covers its input, no more: borders clamp. */
+static GeglRectangle
+tl_gegl_get_bounding_box (GeglOperation *operation)
+{
+  GeglRectangle *in = gegl_operation_source_get_bounding_box (operation, "input");
+
+  return in ? *in : *GEGL_RECTANGLE (0, 0, 0, 0);
+}
+
+/* The thread map is one dispatch over the whole input: GEGL asks for it
+ * whole and keeps it.
+ */
+static GeglRectangle
+tl_gegl_get_cached_region (GeglOperation       *operation,
+                           const GeglRectangle *roi)
+{
+  return tl_gegl_get_bounding_box (operation);
+}
+
+static GeglAbyssPolicy
+tl_gegl_get_abyss_policy (GeglOperation *operation,
+                          const gchar   *input_pad)
+{
+  return GEGL_ABYSS_CLAMP;
+}
+
+/* SETTINGS with its lengths scaled to a preview LEVEL. */
+static void
+tl_gegl_scale_lengths (const TlFilter *filter,
+                       TlHostSettings *settings,
+                       gint            level)
+{
+  gdouble scale = 1.0 / (1 << level);
+  guint   i;
+
+  for (i = 0; i < filter->n_params; i++)
+    {
+      const TlParamSpec *spec  = &filter->params[i];
+      gdouble           *value = &settings->values[i].v[0];
+
+      if (! spec->is_length)
+        continue;
+      /* Whole numbers (radii, block sizes) stay whole. */
+      if (*value == floor (*value))
+        *value = MAX (spec->min, floor (*value * scale + 0.5));
+      else
+        *value = MAX (spec->min, *value * scale);
+    }
+}
+
+/* The OpenCL run failed after planning (a driver or memory fault): the
+ * C reference gives the same pixels.
+ */
+static gboolean
+tl_gegl_fall_back (TlGeglOp            *op,
+                   GeglBuffer          *source,
+                   GeglBuffer          *output,
+                   const GeglRectangle *roi,
+                   const TlHostSettings *settings,
+                   const GError        *why)
+{
+  const TlFilter    *filter = TL_GEGL_OP_GET_CLASS (op)->filter;
+  g_autoptr(GError)  error  = NULL;
+  g_autofree gchar  *text   = NULL;
+  TlProcessReport    report;
+  TlChoice           choice;
+
+  if (! tl_host_settings_to_choice (settings, &choice, &error) ||
+      ! tl_process_region (NULL, filter, settings->values, &choice, source,
+                           output, roi, 0, NULL, NULL, &report, &error))
+    return FALSE;
+  text = tl_process_fallback_text (filter, why);
+  tl_gegl_tell (op, text);
+  return TRUE;
+}
+
+/* FILTER over ROI of INPUT at LEVEL into OUTPUT, in SETTINGS. */
+static gboolean
+tl_gegl_filter_region (TlGeglOp             *op,
+                       const TlHostSettings *settings,
+                       GeglBuffer           *input,
+                       GeglBuffer           *output,
+                       const GeglRectangle  *roi,
+                       gint                  level,
+                       GError              **error)
+{
+  TlGeglOpClass       *klass   = TL_GEGL_OP_GET_CLASS (op);
+  GeglOperation       *operation = GEGL_OPERATION (op);
+  const Babl          *format  = gegl_operation_get_format (operation, "output");
+  GeglRectangle        bounds  = tl_gegl_get_bounding_box (operation);
+  g_autoptr(GeglBuffer) source = NULL;
+  g_autoptr(GeglBuffer) target = NULL;
+  g_autofree gchar    *warning = NULL;
+  g_autofree guint8   *pixels  = NULL;
+  g_autoptr(GError)    failed  = NULL;
+  gboolean             ok;
+
+  if (level == 0)
+    {
+      /* Its extent is the input's bounding box: the engine clamps there. */
+      source = gegl_buffer_create_sub_buffer (input, &bounds);
+      target = g_object_ref (output);
+    }
+  else
+    {
+      gint          scale = 1 << level;
+      GeglRectangle scaled, need;
+      guint         halo  = tl_filter_halo (klass->filter, settings->values);
+
+      scaled.x      = (gint) floor ((gdouble) bounds.x / scale);
+      scaled.y      = (gint) floor ((gdouble) bounds.y / scale);
+      scaled.width  = (gint) ceil ((gdouble) (bounds.x + bounds.width) / scale) - scaled.x;
+      scaled.height = (gint) ceil ((gdouble) (bounds.y + bounds.height) / scale) - scaled.y;
+      need = *roi;
+      need.x -= halo;
+      need.y -= halo;
+      need.width  += 2 * halo;
+      need.height += 2 * halo;
+      if (! gegl_rectangle_intersect (&need, &need, &scaled))
+        return TRUE;
+
+      pixels = g_try_malloc ((gsize) need.width * need.height *
+                             babl_format_get_bytes_per_pixel (format));
+      if (pixels == NULL)
+        {
+          g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
+                       _("not enough memory for a %dx%d region"),
+                       need.width, need.height);
+          return FALSE;
+        }
+      gegl_buffer_get (input, &need, 1.0 / scale, format, pixels,
+                       GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_CLAMP);
+      source = gegl_buffer_new (&scaled, format);
+      gegl_buffer_set (source, &need, 0, format, pixels, GEGL_AUTO_ROWSTRIDE);
+      target = gegl_buffer_new (roi, format);
+    }
+
+  ok = tl_host_process (settings, klass->filter, source, target, roi, NULL,
+                        NULL, NULL, &warning, &failed);
+  if (! ok && ! g_error_matches (failed, TL_ERROR, TL_ERROR_INVALID_ARGUMENT) &&
+      ! g_error_matches (failed, TL_ERROR, TL_ERROR_LIMIT))
+    ok = tl_gegl_fall_back (op, source, target, roi, settings, failed);
+  else if (warning)
+    tl_gegl_tell (op, warning);
+  if (! ok)
+    {
+      g_propagate_error (error, g_steal_pointer (&failed));
+      return FALSE;
+    }
+
+  if (level > 0)
+    {
+      pixels = g_realloc (pixels, (gsize) roi->width * roi->height *
+                          babl_format_get_bytes_per_pixel (format));
+      gegl_buffer_get (target, roi, 1.0, format, pixels, GEGL_AUTO_ROWSTRIDE,
+                       GEGL_ABYSS_NONE);
+      gegl_buffer_set (output, roi, level, format, pixels, GEGL_AUTO_ROWSTRIDE);
+    }
+  return TRUE;
+}
+
+/* The thread map of the whole input (see get_cached_region). */
+static gboolean
+tl_gegl_map_region (TlGeglOp             *op,
+                    const TlHostSettings *settings,
+                    GeglBuffer           *input,
+                    GeglBuffer           *output,
+                    const GeglRectangle  *roi,
+                    GError              **error)
+{
+  TlGeglOpClass       *klass = TL_GEGL_OP_GET_CLASS (op);
+  GeglRectangle        bounds = tl_gegl_get_bounding_box (GEGL_OPERATION (op));
+  g_autoptr(GeglBuffer) source = gegl_buffer_create_sub_buffer (input, &bounds);
+  const TlFilter      *filter = NULL;
+  TlHostOverlay        overlay = { { 0, } };
+  guint                i;
+
+  for (i = 0; i < klass->n_args; i++)
+    if (strcmp (klass->args[i].name, TL_GEGL_PROP_FILTER) == 0 &&
+        op->values[i].s && *op->values[i].s)
+      {
+        filter = tl_filter_lookup (op->values[i].s, error);
+        if (filter == NULL)
+          return FALSE;
+      }
+
+  if (! tl_host_thread_map_for (settings, filter, source, &bounds, NULL, NULL,
+                                &overlay, error))
+    return FALSE;
+  gegl_buffer_set (output, &overlay.area, 0, babl_format ("R'G'B'A float"),
+                   overlay.pixels, GEGL_AUTO_ROWSTRIDE);
+  g_debug ("%s", overlay.legend);
+  tl_host_overlay_clear (&overlay);
+  return TRUE;
+}
+
+static gboolean
+tl_gegl_process (GeglOperation       *operation,
+                 GeglBuffer          *input,
+                 GeglBuffer          *output,
+                 const GeglRectangle *roi,
+                 gint                 level)
+{
+  TlGeglOp          *op    = TL_GEGL_OP (operation);
+  TlGeglOpClass     *klass = TL_GEGL_OP_GET_CLASS (operation);
+  g_autoptr(GError)  error = NULL;
+  TlHostSettings     settings;
+  gboolean           ok;
+
+  tl_gegl_check_platforms ();
+
+  g_mutex_lock (&tl_gegl_lock);
+  if (op->invalid)
+    {
+      g_set_error_literal (&error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                           op->invalid);
+      ok = FALSE;
+    }
+  else
+    {
+      settings = op->settings;
+      if (klass->filter == NULL)
+        ok = tl_gegl_map_region (op, &settings, input, output, roi, &error);
+      else
+        {
+          if (level > 0)
+            tl_gegl_scale_lengths (klass->filter, &settings, level);
+          ok = tl_gegl_filter_region (op, &settings, input, output, roi, level,
+                                      &error);
+        }
+    }
+
+  /* Never garbage: what cannot be filtered passes through unchanged. */
+  if (! ok)
+    {
+      g_autofree gchar *text = NULL;
+
+      text = g_strdup_printf (_("%s: %s; the pixels are left as they were"),
+                              gegl_operation_get_name (operation),
+                              error->message);
+      tl_gegl_tell (op, text);
+      if (klass->filter)
+        gegl_buffer_copy (input, roi, GEGL_ABYSS_CLAMP, output, roi);
+      else
+        gegl_buffer_clear (output, roi);
+    }
+  g_mutex_unlock (&tl_gegl_lock);
+
+  return TRUE;
+}
+
+static void
+tl_gegl_class_init (TlGeglOpClass *klass,
+                    gpointer       class_data)
+{
+  GObjectClass                 *object_class    = G_OBJECT_CLASS (klass);
+  GeglOperationClass           *operation_class = GEGL_OPERATION_CLASS (klass);
+  GeglOperationFilterClass     *filter_class    = GEGL_OPERATION_FILTER_CLASS (klass);
+  GeglOperationAreaFilterClass *area_class      = GEGL_OPERATION_AREA_FILTER_CLASS (klass);
+  const TlFilter               *filter          = class_data;
+  g_autofree gchar             *name            = NULL;
+  TlHostArg                    *args;
+  guint                         n_args, i;
+
+  object_class->set_property = tl_gegl_set_property;
+  object_class->get_property = tl_gegl_get_property;
+  object_class->finalize     = tl_gegl_finalize;
+
+  operation_class->prepare          = tl_gegl_prepare;
+  operation_class->get_bounding_box = tl_gegl_get_bounding_box;
+  /* One context and queue: GEGL's threads would only wait on the lock. */
+  operation_class->threaded         = FALSE;
+  operation_class->opencl_support   = FALSE;
+  filter_class->process             = tl_gegl_process;
+  area_class->get_abyss_policy      = tl_gegl_get_abyss_policy;
+
+  klass->filter = filter;
+  args = tl_host_arguments (filter, &n_args);
+  if (filter == NULL)
+    {
+      /* Whose dispatch the map draws: a filter's name, or empty for the
+       * overlay kernel's own, as the thread-map procedure.
+       */
+      args = g_renew (TlHostArg, args, n_args + 2);
+      memset (&args[n_args], 0, 2 * sizeof (TlHostArg));
+      args[n_args].name         = TL_GEGL_PROP_FILTER;
+      args[n_args].nick         = N_("Filter");
+      args[n_args].blurb        = N_("The filter whose dispatch the map shows "
+                                     "(empty: the overlay kernel's own)");
+      args[n_args].type         = TL_HOST_ARG_STRING;
+      args[n_args].default_text = "";
+      operation_class->get_cached_region = tl_gegl_get_cached_region;
+    }
+  klass->args        = args;
+  klass->n_host_args = n_args;
+  klass->n_args      = n_args + (filter == NULL);
+  klass->enums  = g_new0 (GType, klass->n_args);
+
+  for (i = 0; i < klass->n_args; i++)
+    if (tl_gegl_is_property (filter, &args[i]))
+      {
+        GParamSpec *spec = tl_gegl_param_spec (klass, i);
+
+        if (i < (filter ? filter->n_params : 0) && filter->params[i].is_length)
+          gegl_param_spec_set_property_key (spec, "unit", "pixel-distance");
+        g_object_class_install_property (object_class, i + 1, spec);
+      }
+
+  name = g_strconcat (TL_GEGL_PREFIX, filter ? filter->name : "thread-map",
+                      NULL);
+  /* No gimp:menu-path: the plug-in's menu entries run these operations
+   * with ThreadLens's own dialog, and a second entry per filter would
+   * show each filter twice (README, "In GIMP").
+   */
+  gegl_operation_class_set_keys (operation_class,
+    "name",        g_intern_string (name),
+    "title",       filter ? filter->label : N_("Thread Map"),
+    "categories",  TL_GEGL_CATEGORY,
+    "description", filter ? filter->description :
+                   N_("Tints each pixel by the work-group, SIMD group or lane "
+                      "of an OpenCL dispatch that computed it"),
+    NULL);
+}
+
+static GType
+tl_gegl_register (GTypeModule    *module,
+                  const TlFilter *filter)
+{
+  g_autofree gchar *type_name = NULL;
+  const gchar      *name      = filter ? filter->name : "thread-map";
+  GString          *camel     = g_string_new ("ThreadLensOp");
+  const GTypeInfo   info      =
+  {
+    sizeof (TlGeglOpClass),
+    NULL, NULL,
+    (GClassInitFunc) tl_gegl_class_init,
+    NULL,
+    filter,
+    sizeof (TlGeglOp),
+    0,
+    (GInstanceInitFunc) tl_gegl_init,
+    NULL
+  };
+  gboolean          upper = TRUE;
+
+  for (; *name; name++)
+    {
+      if (*name == '-')
+        upper = TRUE;
+      else
+        {
+          g_string_append_c (camel, upper ? g_ascii_toupper (*name) : *name);
+          upper = FALSE;
+        }
+    }
+  type_name = g_string_free (camel, FALSE);
+
+  return gegl_module_register_type (module, GEGL_TYPE_OPERATION_AREA_FILTER,
+                                    type_name, &info, 0);
+}
+
+static const GeglModuleInfo tl_gegl_module_info =
+{
+  GEGL_MODULE_ABI_VERSION
+};
+
+G_MODULE_EXPORT const GeglModuleInfo *
+gegl_module_query (GTypeModule *module)
+{
+  return &tl_gegl_module_info;
+}
+
+G_MODULE_EXPORT gboolean
+gegl_module_register (GTypeModule *module)
+{
+  const TlFilter *const *filters;
+  guint                  n_filters, i;
+  Dl_info                self;
+
+  /* The OpenCL context and the embedded kernels live as long as the
+   * process: GEGL must not unload this file under them.
+   */
+  if (dladdr ((gpointer) gegl_module_register, &self) && self.dli_fname)
+    {
+      GModule *resident = g_module_open (self.dli_fname, 0);
+
+      if (resident)
+        g_module_make_resident (resident);
+    }
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+
+  filters = tl_filter_list (&n_filters);
+  for (i = 0; i < n_filters; i++)
+    tl_gegl_register (module, filters[i]);
+  tl_gegl_register (module, NULL);
+  return TRUE;
+}

@@ -1,0 +1,473 @@
+/* ThreadLens tests: the GEGL module (plug-in/gegl-threadlens.c) in a GEGL
+ * graph, outside GIMP.
+ *
+ * Every registry filter as threadlens:FILTER, fed a real photo through
+ * gegl:buffer-source, equals the engine's own result (what `threadlens
+ * apply` writes) bit for bit: on the whole image, on a rectangle that is
+ * not the whole image, in GEGL's small chunks, and under several dispatch
+ * choices.  threadlens:thread-map equals the host's map.  At mipmap level
+ * 1 an invert is the invert of the scaled-down image.  And nothing that a
+ * driver or a setting can do takes the process down: a dispatch the
+ * device refuses leaves the pixels as they were, an OpenCL fault falls
+ * back to the C reference, and an ICD that aborts inside clGetPlatformIDs
+ * only kills the safety check's child process.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "tl-cl.h"
+#include "tl-error.h"
+#include "tl-filter.h"
+#include "tl-host.h"
+#include "tl-image.h"
+#include "tl-process.h"
+
+/* A photo crop with odd sides, so edge groups are partial. */
+static const GeglRectangle crop = { 0, 0, 157, 101 };
+
+typedef struct
+{
+  const gchar *shape;       /* "WxH" or NULL (auto) */
+  const gchar *mode;
+  gint         swizzle;
+} Dispatch;
+
+static const Dispatch dispatches[] =
+{
+  { NULL,   "uniform",     0 },
+  { "16x4", "emulated",    3 },
+  { "8x8",  "non-uniform", 2 },
+};
+
+static TlContext *context;
+static TlImage   *photo;
+
+static GeglBuffer *
+layer_of (const gchar *format)
+{
+  GeglBuffer *source = tl_image_get_buffer (photo);
+  GeglBuffer *layer  = gegl_buffer_new (&crop,
+                                        babl_format_with_space (format,
+                                                                gegl_buffer_get_format (source)));
+
+  gegl_buffer_copy (source, &crop, GEGL_ABYSS_NONE, layer, &crop);
+  return layer;
+}
+
+/* The engine's result, as `threadlens apply` computes it. */
+static GeglBuffer *
+engine_result (TlContext      *with,
+               const TlFilter *filter,
+               const TlValue  *values,
+               const Dispatch *dispatch,
+               GeglBuffer     *layer)
+{
+  g_autoptr(GError) error  = NULL;
+  GeglBuffer       *target = gegl_buffer_new (gegl_buffer_get_extent (layer),
+                                              gegl_buffer_get_format (layer));
+  TlProcessReport   report;
+  TlChoice          choice;
+
+  tl_choice_init (&choice);
+  if (dispatch && dispatch->shape)
+    g_assert_true (tl_shape_from_string (dispatch->shape, &choice, &error));
+  if (dispatch)
+    {
+      g_assert_true (tl_mode_from_string (dispatch->mode, &choice.mode, &error));
+      choice.swizzle = dispatch->swizzle;
+    }
+  if (! tl_process_region (with, filter, values, &choice, layer, target,
+                           gegl_buffer_get_extent (layer), 0, NULL, NULL,
+                           &report, &error))
+    g_error ("%s: %s", filter->name, error->message);
+  return target;
+}
+
+/* A graph: LAYER -> threadlens:NAME, properties set by the caller. */
+static GeglNode *
+graph_for (GeglNode    **op,
+           const gchar  *name,
+           GeglBuffer   *layer)
+{
+  GeglNode         *graph = gegl_node_new ();
+  g_autofree gchar *type  = g_strconcat ("threadlens:", name, NULL);
+  GeglNode         *input;
+
+  input = gegl_node_new_child (graph, "operation", "gegl:buffer-source",
+                               "buffer", layer, NULL);
+  *op   = gegl_node_new_child (graph, "operation", type, NULL);
+  g_assert_nonnull (gegl_node_get_gegl_operation (*op));
+  gegl_node_link (input, *op);
+  return graph;
+}
+
+static void
+set_dispatch (GeglNode       *op,
+              const Dispatch *dispatch)
+{
+  gint w = 0, h = 0;
+  GEnumClass *modes;
+  GParamSpec *spec;
+
+  if (dispatch->shape)
+    g_assert_cmpint (sscanf (dispatch->shape, "%dx%d", &w, &h), ==, 2);
+  spec  = g_object_class_find_property (G_OBJECT_GET_CLASS (gegl_node_get_gegl_operation (op)),
+                                        "mode");
+  g_assert_true (G_IS_PARAM_SPEC_ENUM (spec));
+  modes = G_PARAM_SPEC_ENUM (spec)->enum_class;
+  gegl_node_set (op, "shape-width", w, "shape-height", h,
+                 "mode", g_enum_get_value_by_nick (modes, dispatch->mode)->value,
+                 "swizzle", dispatch->swizzle, NULL);
+}
+
+static void
+set_values (GeglNode       *op,
+            const TlFilter *filter,
+            const TlValue  *values)
+{
+  guint i;
+
+  for (i = 0; i < filter->n_params; i++)
+    if (filter->params[i].type == TL_PARAM_DOUBLE)
+      gegl_node_set (op, filter->params[i].name, values[i].v[0], NULL);
+}
+
+/* ROI of NODE's output, rendered by GEGL in LAYER's format. */
+static GeglBuffer *
+render (GeglNode            *node,
+        GeglBuffer          *layer,
+        const GeglRectangle *roi,
+        gdouble              scale)
+{
+  const Babl        *format = gegl_buffer_get_format (layer);
+  GeglBuffer        *out    = gegl_buffer_new (roi, format);
+  g_autofree guint8 *pixels = g_malloc ((gsize) roi->width * roi->height *
+                                        babl_format_get_bytes_per_pixel (format));
+
+  gegl_node_blit (node, scale, roi, format, pixels, GEGL_AUTO_ROWSTRIDE,
+                  GEGL_BLIT_DEFAULT);
+  gegl_buffer_set (out, roi, 0, format, pixels, GEGL_AUTO_ROWSTRIDE);
+  return out;
+}
+
+static gboolean
+same_pixels (GeglBuffer          *a,
+             GeglBuffer          *b,
+             const GeglRectangle *region,
+             gint                *worst)
+{
+  const Babl        *format = gegl_buffer_get_format (a);
+  gsize              size   = (gsize) region->width * region->height *
+                              babl_format_get_bytes_per_pixel (format);
+  g_autofree guint8 *x      = g_malloc (size);
+  g_autofree guint8 *y      = g_malloc (size);
+  gsize              i;
+
+  gegl_buffer_get (a, region, 1.0, format, x, GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
+  gegl_buffer_get (b, region, 1.0, format, y, GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
+  *worst = 0;
+  for (i = 0; i < size; i++)
+    *worst = MAX (*worst, ABS ((gint) x[i] - (gint) y[i]));
+  return *worst == 0;
+}
+
+static void
+assert_same (GeglBuffer          *a,
+             GeglBuffer          *b,
+             const GeglRectangle *region,
+             const gchar         *what)
+{
+  gint worst;
+
+  if (! same_pixels (a, b, region, &worst))
+    g_error ("%s: differs by up to %d codes", what, worst);
+}
+
+static void
+test_filter (gconstpointer data)
+{
+  const TlFilter       *filter = data;
+  g_autofree TlValue   *values = tl_filter_default_values (filter);
+  g_autoptr(GeglBuffer) layer  = layer_of ("R'G'B' u8");
+  /* Away from every edge, so its halo comes from the layer. */
+  GeglRectangle         part   = { 23, 17, 71, 53 };
+  guint                 i;
+
+  for (i = 0; i < G_N_ELEMENTS (dispatches); i++)
+    {
+      g_autoptr(GeglBuffer) expected = engine_result (context, filter, values,
+                                                      &dispatches[i], layer);
+      g_autoptr(GeglBuffer) whole    = NULL;
+      g_autoptr(GeglBuffer) piece    = NULL;
+      g_autoptr(GeglNode)   graph    = NULL;
+      g_autofree gchar     *what     = g_strdup_printf ("%s, %s %s swizzle %d",
+                                         filter->name,
+                                         dispatches[i].shape ? dispatches[i].shape : "auto",
+                                         dispatches[i].mode, dispatches[i].swizzle);
+      GeglNode             *op;
+
+      graph = graph_for (&op, filter->name, layer);
+      set_values (op, filter, values);
+      set_dispatch (op, &dispatches[i]);
+
+      whole = render (op, layer, &crop, 1.0);
+      assert_same (expected, whole, &crop, what);
+      piece = render (op, layer, &part, 1.0);
+      assert_same (expected, piece, &part, what);
+    }
+}
+
+/* GEGL's own chunks: a processor with a small chunk size renders the
+ * output in many pieces, each read with its halo.
+ */
+static void
+test_chunks (void)
+{
+  g_autoptr(GError)     error    = NULL;
+  const TlFilter       *filter   = tl_filter_lookup ("gaussian-blur", &error);
+  g_autofree TlValue   *values   = tl_filter_default_values (filter);
+  g_autoptr(GeglBuffer) layer    = layer_of ("R'G'B'A u16");
+  g_autoptr(GeglBuffer) expected = NULL;
+  g_autoptr(GeglBuffer) result   = gegl_buffer_new (&crop, gegl_buffer_get_format (layer));
+  g_autoptr(GeglNode)   graph    = NULL;
+  GeglNode             *op, *sink;
+  GeglProcessor        *processor;
+  gint                  chunks = 0;
+
+  values[0].v[0] = 3.5;
+  expected = engine_result (context, filter, values, NULL, layer);
+  graph = graph_for (&op, "gaussian-blur", layer);
+  set_values (op, filter, values);
+  sink = gegl_node_new_child (graph, "operation", "gegl:write-buffer",
+                              "buffer", result, NULL);
+  gegl_node_link (op, sink);
+
+  g_object_set (gegl_config (), "chunk-size", 32 * 32, NULL);
+  processor = gegl_node_new_processor (sink, &crop);
+  while (gegl_processor_work (processor, NULL))
+    chunks++;
+  g_object_unref (processor);
+  g_object_set (gegl_config (), "chunk-size", 1 << 20, NULL);
+
+  g_test_message ("%d chunks", chunks);
+  g_assert_cmpint (chunks, >, 4);
+  assert_same (expected, result, &crop, "gaussian-blur in 32x32 chunks");
+}
+
+/* Level 1 (a zoomed-out preview): invert of the half-size image. */
+static void
+test_level (void)
+{
+  g_autoptr(GeglBuffer) layer = layer_of ("R'G'B'A float");
+  g_autoptr(GeglNode)   graph = NULL;
+  GeglRectangle         half  = { 0, 0, crop.width / 2, crop.height / 2 };
+  g_autofree gfloat    *in    = g_new (gfloat, half.width * half.height * 4);
+  g_autofree gfloat    *out   = g_new (gfloat, half.width * half.height * 4);
+  GeglNode             *op;
+  gdouble               worst = 0.0;
+  gint                  i;
+
+  graph = graph_for (&op, "invert", layer);
+  gegl_buffer_get (layer, &half, 0.5, babl_format ("R'G'B'A float"), in,
+                   GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_CLAMP);
+  gegl_node_blit (op, 0.5, &half, babl_format ("R'G'B'A float"), out,
+                  GEGL_AUTO_ROWSTRIDE, GEGL_BLIT_DEFAULT);
+  for (i = 0; i < half.width * half.height * 4; i++)
+    {
+      gdouble d = ABS (((i % 4) == 3 ? in[i] : 1.0f - in[i]) - out[i]);
+
+      if (d > worst)
+        g_test_message ("%d,%d: %g", (i / 4) % half.width, (i / 4) / half.width, d);
+      worst = MAX (worst, d);
+    }
+  g_test_message ("largest difference at level 1: %g", worst);
+  g_assert_cmpfloat (worst, <, 1e-5);
+}
+
+/* threadlens:thread-map draws what the host draws for the same dispatch. */
+static void
+test_thread_map (void)
+{
+  g_autoptr(GError)     error   = NULL;
+  g_autoptr(GeglBuffer) layer   = layer_of ("R'G'B'A float");
+  g_autoptr(GeglBuffer) drawn   = NULL;
+  g_autoptr(GeglBuffer) host    = gegl_buffer_new (&crop, babl_format ("R'G'B'A float"));
+  g_autoptr(GeglNode)   graph   = NULL;
+  TlHostOverlay         overlay = { { 0, } };
+  TlHostSettings        settings;
+  const TlFilter       *filter  = tl_filter_lookup ("box-blur", &error);
+  GeglNode             *op;
+
+  graph = graph_for (&op, "thread-map", layer);
+  gegl_node_set (op, "shape-width", 16, "shape-height", 8, "filter", "box-blur",
+                 NULL);
+  drawn = render (op, host, &crop, 1.0);
+
+  tl_host_settings_init (&settings, NULL);
+  settings.shape[0] = 16;
+  settings.shape[1] = 8;
+  g_assert_true (tl_host_thread_map_for (&settings, filter, layer, &crop, NULL,
+                                         NULL, &overlay, &error));
+  g_assert_no_error (error);
+  gegl_buffer_set (host, &overlay.area, 0, babl_format ("R'G'B'A float"),
+                   overlay.pixels, GEGL_AUTO_ROWSTRIDE);
+  tl_host_overlay_clear (&overlay);
+  assert_same (host, drawn, &crop, "thread map against the host's");
+}
+
+/* Run in a child: FILTER through the module, with whatever the parent
+ * armed in the environment; the result's worst difference to EXPECTED
+ * (the C reference) and to the input go to stdout.
+ */
+static void
+run_child (const gchar    *name,
+           const Dispatch *dispatch)
+{
+  g_autoptr(GError)     error    = NULL;
+  const TlFilter       *filter   = tl_filter_lookup (name, &error);
+  g_autofree TlValue   *values   = tl_filter_default_values (filter);
+  g_autoptr(GeglBuffer) layer    = layer_of ("R'G'B' u8");
+  g_autoptr(GeglBuffer) expected = engine_result (NULL, filter, values, NULL, layer);
+  g_autoptr(GeglBuffer) result   = NULL;
+  g_autoptr(GeglNode)   graph    = NULL;
+  GeglNode             *op;
+  gint                  to_reference, to_input;
+
+  graph = graph_for (&op, name, layer);
+  set_values (op, filter, values);
+  if (dispatch)
+    set_dispatch (op, dispatch);
+  result = render (op, layer, &crop, 1.0);
+  same_pixels (expected, result, &crop, &to_reference);
+  same_pixels (layer, result, &crop, &to_input);
+  g_print ("reference %d input %d\n", to_reference, to_input);
+}
+
+/* An ICD whose clIcdGetPlatformIDsKHR calls abort (): only the safety
+ * check's child dies; the filter runs on its C reference.
+ */
+static void
+test_aborting_icd (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_autofree gchar *vendors = g_dir_make_tmp ("threadlens-icd-XXXXXX", NULL);
+      g_autofree gchar *file    = g_build_filename (vendors, "abort.icd", NULL);
+      g_autofree gchar *line    = g_strconcat (g_getenv ("TL_TEST_ABORT_ICD"),
+                                               "\n", NULL);
+
+      /* Read by the ICD loader in the safety check's process. */
+      g_assert_true (g_file_set_contents (file, line, -1, NULL));
+      g_setenv ("OCL_ICD_VENDORS", vendors, TRUE);
+      run_child ("invert", NULL);
+      return;
+    }
+  g_test_trap_subprocess (NULL, 120 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDIN);
+  g_test_trap_assert_passed ();
+  g_test_trap_assert_stdout ("*reference 0 input *");
+  g_test_trap_assert_stderr ("*OpenCL is off in this process*signal 6*C reference*");
+}
+
+/* No device memory (every clCreateBuffer fails): the C reference, and a
+ * message.
+ */
+static void
+test_fault (void)
+{
+  if (g_test_subprocess ())
+    {
+      /* Read once, at the module's first OpenCL call. */
+      g_setenv ("THREADLENS_FAULT", "clCreateBuffer", TRUE);
+      run_child ("gaussian-blur", NULL);
+      return;
+    }
+  g_test_trap_subprocess (NULL, 120 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDIN);
+  g_test_trap_assert_passed ();
+  g_test_trap_assert_stdout ("*reference 0 input *");
+  g_test_trap_assert_stderr ("*C reference*");
+}
+
+/* A shape over the device's limit: the pixels stay as they were, and
+ * the message names the limit.
+ */
+static void
+test_refused (void)
+{
+  static const Dispatch huge = { "4096x4096", "uniform", 0 };
+
+  if (g_test_subprocess ())
+    {
+      run_child ("sepia", &huge);
+      return;
+    }
+  g_test_trap_subprocess (NULL, 120 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDIN);
+  g_test_trap_assert_passed ();
+  g_test_trap_assert_stdout ("*input 0*");
+  g_test_trap_assert_stderr ("*threadlens:sepia*4096x4096*left as they were*");
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(GError)         error   = NULL;
+  g_autofree gchar         *cache   = NULL;
+  g_autofree gchar         *path    = NULL;
+  g_autofree gchar         *modules = NULL;
+  const TlFilter *const    *filters;
+  const gchar              *icd     = g_getenv ("TL_TEST_ABORT_ICD");
+  guint                     n, i;
+
+  g_test_init (&argc, &argv, NULL);
+  /* Blits at a scale below 1 render at a mipmap level, as GIMP's
+   * zoomed-out views do, not at level 0 and then scale.
+   */
+  g_setenv ("GEGL_MIPMAP_RENDERING", "1", TRUE);
+  if (! g_test_subprocess ())
+    {
+      cache = g_dir_make_tmp ("threadlens-gegl-module-XXXXXX", NULL);
+      g_setenv ("THREADLENS_CACHE_DIR", cache, TRUE);
+    }
+
+  if (! tl_image_init_gegl (&error))
+    g_error ("GEGL: %s", error->message);
+  modules = g_test_build_filename (G_TEST_BUILT, "..", "plug-in", NULL);
+  gegl_load_module_directory (modules);
+  path  = g_test_build_filename (G_TEST_DIST, "images", "coffee.png", NULL);
+  photo = tl_image_load (path, &error);
+  g_assert_no_error (error);
+
+  if (! g_test_subprocess ())
+    {
+      context = tl_context_new (NULL, &error);
+      if (context == NULL)
+        g_error ("OpenCL is required for these tests (CI has PoCL): %s",
+                 error->message);
+    }
+
+  filters = tl_filter_list (&n);
+  for (i = 0; i < n; i++)
+    {
+      g_autofree gchar *name = g_strdup_printf ("/gegl-module/filter/%s",
+                                                filters[i]->name);
+
+      g_test_add_data_func (name, filters[i], test_filter);
+    }
+  g_test_add_func ("/gegl-module/chunks", test_chunks);
+  g_test_add_func ("/gegl-module/level-1", test_level);
+  g_test_add_func ("/gegl-module/thread-map", test_thread_map);
+  g_test_add_func ("/gegl-module/refused-dispatch", test_refused);
+  g_test_add_func ("/gegl-module/fault", test_fault);
+  if (icd)
+    g_test_add_func ("/gegl-module/aborting-icd", test_aborting_icd);
+  else
+    g_test_message ("SKIP aborting-icd: TL_TEST_ABORT_ICD not set");
+
+  return g_test_run ();
+}
