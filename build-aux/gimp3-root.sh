@@ -5,7 +5,9 @@
 # installed on the host itself, so this makes (or reuses) a Debian 13 root
 # with debootstrap, installs GIMP 3 and the build dependencies inside it,
 # bind-mounts /proc, /dev, /sys and this checkout, builds with -Dgimp=3 in
-# the root's own filesystem and runs the engine and gimp3 suites there.
+# the root's own filesystem and runs the engine and gimp3 suites there
+# (or, given COMMAND, runs that in the checkout inside the root after the
+# build: `sh build-aux/gimp3-root.sh 'sh tests/bench-gimp3.sh --inside 3'`).
 # Everything mounted is unmounted on every way out.
 #
 # Exit status 77 (meson's "skipped") when it cannot run here: not root,
@@ -71,7 +73,8 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$packages" ]; then
   echo "$packages" > "$stamp"
 fi
 
-chroot "$root" sh -c '
+command=${1:-meson test -C /var/tmp/threadlens-gimp3 --print-errorlogs --suite engine --suite gimp3}
+chroot "$root" env TL_ROOT_COMMAND="$command" sh -c '
   set -e
   cd /src
   build=/var/tmp/threadlens-gimp3
@@ -81,5 +84,5 @@ chroot "$root" sh -c '
     meson setup -Dgimp=3 $build /src > /var/tmp/threadlens-gimp3.setup.log || { cat /var/tmp/threadlens-gimp3.setup.log; exit 1; }
   fi
   meson compile -C $build > $build.compile.log 2>&1 || { tail -40 $build.compile.log; exit 1; }
-  meson test -C $build --print-errorlogs --suite engine --suite gimp3
+  eval "$TL_ROOT_COMMAND"
 '

@@ -22,6 +22,7 @@ G_BEGIN_DECLS
 
 #define TL_HOST_PROC_PREFIX  "plug-in-threadlens-"
 #define TL_HOST_THREAD_MAP   "plug-in-threadlens-thread-map"
+#define TL_HOST_OPERATION_PREFIX "threadlens:"   /* the GEGL module's */
 #define TL_HOST_MENU_PATH    "<Image>/Filters/ThreadLens (OpenCL)"
 #define TL_HOST_MAX_PARAMS   4
 #define TL_HOST_DEVICE_LEN   128
@@ -67,6 +68,7 @@ typedef struct
   gint     overlay_style;         /* index into tl_host_overlay_style_names */
   gdouble  overlay_opacity;
   gchar    device[TL_HOST_DEVICE_LEN];
+  gboolean non_destructive;       /* GIMP 3: onto the layer's filter stack */
 } TlHostSettings;
 
 /* A thread map to put on a new layer: AREA of the drawable (the region the
@@ -118,6 +120,19 @@ typedef struct
   void         (* progress_end)  (void);
   TlHostProgress progress;
   void         (* message)       (const gchar         *text);
+  /* In-core (NULL where the GIMP has no such call: 2.10): runs OPERATION
+   * on DRAWABLE in GIMP's process with ARGS' values as its properties
+   * (those it has), merged as one undo step through the selection or,
+   * with APPEND, onto the drawable's filter stack.  FALSE with
+   * TL_ERROR_NO_OPERATION when GIMP does not know the operation.
+   */
+  gboolean     (* run_operation) (gpointer             drawable,
+                                  const gchar         *operation,
+                                  const TlHostArg     *args,
+                                  const TlHostValue   *values,
+                                  guint                n_args,
+                                  gboolean             append,
+                                  GError             **error);
 } TlHostGimp;
 
 extern const gchar *tl_host_overlay_names[];

@@ -63,7 +63,6 @@ typedef struct
   TlHostArg                   *args;
   guint                        n_args;
   guint                        n_host_args; /* the procedure's, before ours */
-  GType                       *enums;   /* per argument with choices */
 } TlGeglOpClass;
 
 #define TL_GEGL_OP(op)             ((TlGeglOp *) (op))
@@ -85,59 +84,9 @@ tl_gegl_is_property (const TlFilter  *filter,
                             strcmp (arg->name, "overlay-opacity") != 0);
 }
 
-/* One enum type per list of choices (mode, overlay, overlay style),
- * named after the argument: GIMP shows enums as lists.
- */
-static GType
-tl_gegl_enum_type (const TlHostArg *arg)
-{
-  static GHashTable *types = NULL;
-  g_autofree gchar  *camel = NULL;
-  GEnumValue        *values;
-  GType              type;
-  guint              n, i;
-
-  if (types == NULL)
-    types = g_hash_table_new (g_str_hash, g_str_equal);
-  type = GPOINTER_TO_SIZE (g_hash_table_lookup (types, arg->name));
-  if (type)
-    return type;
-
-  n      = g_strv_length ((gchar **) arg->choices);
-  values = g_new0 (GEnumValue, n + 1);
-  for (i = 0; i < n; i++)
-    {
-      values[i].value      = i;
-      values[i].value_name = arg->choices[i];
-      values[i].value_nick = arg->choices[i];
-    }
-  camel = g_strdup_printf ("ThreadLens%c%s", g_ascii_toupper (arg->name[0]),
-                           arg->name + 1);
-  g_strdelimit (camel, "-", '_');
-  type = g_type_from_name (camel);
-  if (type == 0)
-    type = g_enum_register_static (g_intern_string (camel), values);
-  g_hash_table_insert (types, (gpointer) arg->name, GSIZE_TO_POINTER (type));
-  return type;
-}
-
-static gint
-tl_gegl_choice_index (const TlHostArg *arg,
-                      const gchar     *text)
-{
-  gint i;
-
-  for (i = 0; arg->choices[i]; i++)
-    if (g_strcmp0 (arg->choices[i], text) == 0)
-      return i;
-  return 0;
-}
-
 static GParamSpec *
-tl_gegl_param_spec (TlGeglOpClass   *klass,
-                    guint            index)
+tl_gegl_param_spec (const TlHostArg *arg)
 {
-  const TlHostArg *arg   = &klass->args[index];
   GParamFlags      flags = G_PARAM_READWRITE | G_PARAM_CONSTRUCT |
                            GEGL_PARAM_PAD_INPUT;
   g_autofree gchar *nick = g_strdup (g_dgettext (GETTEXT_PACKAGE, arg->nick));
@@ -163,19 +112,13 @@ tl_gegl_param_spec (TlGeglOpClass   *klass,
                                      arg->max, 1.0, flags);
       break;
     default:
-      if (arg->choices)
-        {
-          klass->enums[index] = tl_gegl_enum_type (arg);
-          spec = g_param_spec_enum (arg->name, nick, arg->blurb,
-                                    klass->enums[index],
-                                    tl_gegl_choice_index (arg, arg->default_text),
-                                    flags);
-        }
-      else
-        {
-          spec = g_param_spec_string (arg->name, nick, arg->blurb,
-                                      arg->default_text, flags);
-        }
+      /* Choices too (mode: "uniform", ...), as in the procedures: GIMP
+       * hands an operation's properties to plug-ins and script-fu, where
+       * an enum type registered by this module does not exist (GIMP
+       * 3.0.4 then drops the property).  The checks name bad values.
+       */
+      spec = g_param_spec_string (arg->name, nick, arg->blurb,
+                                  arg->default_text, flags);
       break;
     }
   return spec;
@@ -207,18 +150,8 @@ tl_gegl_set_property (GObject      *object,
       op->values[index].d = g_value_get_double (value);
       break;
     default:
-      if (arg->choices)
-        {
-          gint choice = g_value_get_enum (value);
-
-          op->values[index].s = arg->choices[CLAMP (choice, 0,
-                                  (gint) g_strv_length ((gchar **) arg->choices) - 1)];
-        }
-      else
-        {
-          g_free ((gchar *) op->values[index].s);
-          op->values[index].s = g_value_dup_string (value);
-        }
+      g_free ((gchar *) op->values[index].s);
+      op->values[index].s = g_value_dup_string (value);
       break;
     }
 }
@@ -249,18 +182,9 @@ tl_gegl_get_property (GObject    *object,
       g_value_set_double (value, op->values[index].d);
       break;
     default:
-      if (arg->choices)
-        g_value_set_enum (value, tl_gegl_choice_index (arg, op->values[index].s));
-      else
-        g_value_set_string (value, op->values[index].s);
+      g_value_set_string (value, op->values[index].s);
       break;
     }
-}
-
-static gboolean
-tl_gegl_is_owned_string (const TlHostArg *arg)
-{
-  return arg->type == TL_HOST_ARG_STRING && arg->choices == NULL;
 }
 
 static void
@@ -281,8 +205,6 @@ tl_gegl_init (TlGeglOp      *op,
         op->values[i].d = arg->default_number;
       else if (arg->type == TL_HOST_ARG_INT)
         op->values[i].i = (gint) arg->default_number;
-      else if (arg->choices)
-        op->values[i].s = arg->default_text;
       else
         op->values[i].s = g_strdup (arg->default_text);
     }
@@ -296,7 +218,7 @@ tl_gegl_finalize (GObject *object)
   guint          i;
 
   for (i = 0; i < klass->n_args; i++)
-    if (tl_gegl_is_owned_string (&klass->args[i]))
+    if (klass->args[i].type == TL_HOST_ARG_STRING)
       g_free ((gchar *) op->values[i].s);
   g_free (op->values);
   g_free (op->invalid);
@@ -706,12 +628,11 @@ tl_gegl_class_init (TlGeglOpClass *klass,
   klass->args        = args;
   klass->n_host_args = n_args;
   klass->n_args      = n_args + (filter == NULL);
-  klass->enums  = g_new0 (GType, klass->n_args);
 
   for (i = 0; i < klass->n_args; i++)
     if (tl_gegl_is_property (filter, &args[i]))
       {
-        GParamSpec *spec = tl_gegl_param_spec (klass, i);
+        GParamSpec *spec = tl_gegl_param_spec (&args[i]);
 
         if (i < (filter ? filter->n_params : 0) && filter->params[i].is_length)
           gegl_param_spec_set_property_key (spec, "unit", "pixel-distance");

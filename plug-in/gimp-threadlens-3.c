@@ -214,6 +214,16 @@ threadlens3_create_procedure (GimpPlugIn  *plug_in,
     }
   tl_host_arguments_free (args);
 
+  /* GIMP 3 only: the filter may stay editable on the layer. */
+  if (filter)
+    gimp_procedure_add_boolean_argument (procedure, "non-destructive",
+                                         _("_Non-destructive"),
+                                         _("Append the filter to the layer's "
+                                           "filter stack, where it stays "
+                                           "editable, instead of merging it "
+                                           "into the layer"),
+                                         FALSE, G_PARAM_READWRITE);
+
   return procedure;
 }
 
@@ -251,6 +261,8 @@ threadlens3_read_config (const TlFilter       *filter,
         }
     }
   ok = tl_host_settings_from_values (settings, filter, values, n_args, error);
+  if (ok && filter)
+    g_object_get (config, "non-destructive", &settings->non_destructive, NULL);
 
   g_ptr_array_unref (strings);
   tl_host_arguments_free (args);
@@ -519,6 +531,102 @@ threadlens3_message (const gchar *text)
   gimp_message (text);
 }
 
+/* VALUE (a procedure argument's) as the filter config's property SPEC. */
+static gboolean
+threadlens3_operation_value (const TlHostArg   *arg,
+                             const TlHostValue *value,
+                             GParamSpec        *spec,
+                             GValue            *result)
+{
+  g_value_init (result, G_PARAM_SPEC_VALUE_TYPE (spec));
+  switch (arg->type)
+    {
+    case TL_HOST_ARG_INT:
+      if (G_VALUE_HOLDS_INT (result))
+        g_value_set_int (result, value->i);
+      else if (G_VALUE_HOLDS_DOUBLE (result))
+        g_value_set_double (result, value->i);
+      else
+        return FALSE;
+      return TRUE;
+    case TL_HOST_ARG_DOUBLE:
+      if (! G_VALUE_HOLDS_DOUBLE (result))
+        return FALSE;
+      g_value_set_double (result, value->d);
+      return TRUE;
+    case TL_HOST_ARG_STRING:
+      if (! G_VALUE_HOLDS_STRING (result))
+        return FALSE;
+      g_value_set_string (result, value->s);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static gboolean
+threadlens3_run_operation (gpointer           drawable,
+                           const gchar       *operation,
+                           const TlHostArg   *args,
+                           const TlHostValue *values,
+                           guint              n_args,
+                           gboolean           append,
+                           GError           **error)
+{
+  GimpDrawableFilter       *filter;
+  GimpDrawableFilterConfig *config;
+  guint                     i;
+
+  /* GIMP reports an unknown operation through the PDB; the host then
+   * takes the plug-in path, so that message is not the user's.
+   */
+  gimp_plug_in_set_pdb_error_handler (gimp_get_plug_in (),
+                                      GIMP_PDB_ERROR_HANDLER_PLUGIN);
+  filter = gimp_drawable_filter_new (drawable, operation, NULL);
+  gimp_plug_in_set_pdb_error_handler (gimp_get_plug_in (),
+                                      GIMP_PDB_ERROR_HANDLER_INTERNAL);
+  if (filter == NULL)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_NO_OPERATION,
+                   _("GIMP has no GEGL operation %s (the ThreadLens GEGL "
+                     "module is not installed): %s"), operation,
+                   gimp_pdb_get_last_error (gimp_get_pdb ()));
+      return FALSE;
+    }
+
+  config = gimp_drawable_filter_get_config (filter);
+  for (i = 0; i < n_args; i++)
+    {
+      GParamSpec   *spec  = g_object_class_find_property (G_OBJECT_GET_CLASS (config),
+                                                          args[i].name);
+      GValue        value = G_VALUE_INIT;
+
+      if (spec == NULL)
+        continue;
+      if (! threadlens3_operation_value (&args[i], &values[i], spec, &value))
+        {
+          g_set_error (error, TL_ERROR, TL_ERROR_NO_OPERATION,
+                       _("%s: its property %s is not what this plug-in "
+                         "expects (an older module?)"), operation,
+                       args[i].name);
+          g_value_unset (&value);
+          g_object_unref (filter);
+          return FALSE;
+        }
+      g_object_set_property (G_OBJECT (config), args[i].name, &value);
+      g_value_unset (&value);
+    }
+  gimp_drawable_filter_set_opacity (filter, 1.0);
+  gimp_drawable_filter_set_blend_mode (filter, GIMP_LAYER_MODE_REPLACE);
+  gimp_drawable_filter_update (filter);
+
+  if (append)
+    gimp_drawable_append_filter (drawable, filter);
+  else
+    gimp_drawable_merge_filter (drawable, filter);
+  g_object_unref (filter);
+  return TRUE;
+}
+
 static const TlHostGimp threadlens3_gimp =
 {
   threadlens3_kind,
@@ -534,6 +642,7 @@ static const TlHostGimp threadlens3_gimp =
   threadlens3_progress_end,
   threadlens3_progress,
   threadlens3_message,
+  threadlens3_run_operation,
 };
 
 static GimpValueArray *

@@ -112,18 +112,11 @@ set_dispatch (GeglNode       *op,
               const Dispatch *dispatch)
 {
   gint w = 0, h = 0;
-  GEnumClass *modes;
-  GParamSpec *spec;
 
   if (dispatch->shape)
     g_assert_cmpint (sscanf (dispatch->shape, "%dx%d", &w, &h), ==, 2);
-  spec  = g_object_class_find_property (G_OBJECT_GET_CLASS (gegl_node_get_gegl_operation (op)),
-                                        "mode");
-  g_assert_true (G_IS_PARAM_SPEC_ENUM (spec));
-  modes = G_PARAM_SPEC_ENUM (spec)->enum_class;
   gegl_node_set (op, "shape-width", w, "shape-height", h,
-                 "mode", g_enum_get_value_by_nick (modes, dispatch->mode)->value,
-                 "swizzle", dispatch->swizzle, NULL);
+                 "mode", dispatch->mode, "swizzle", dispatch->swizzle, NULL);
 }
 
 static void

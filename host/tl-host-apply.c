@@ -1,0 +1,315 @@
+/* ThreadLens: what a GIMP host does to the image (see tl-host.h).
+ *
+ * Two ways to filter a layer.  In-core, where the GIMP offers it (GIMP 3
+ * with the GEGL module loaded): the plug-in checks the settings and the
+ * dispatch against the device, then asks GIMP to run threadlens:FILTER
+ * on the drawable in its own process, so no pixel crosses the plug-in
+ * protocol.  Otherwise through the plug-in: the region's pixels come
+ * here, are filtered, and go back through GIMP's shadow buffer.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "tl-codec.h"
+#include "tl-error.h"
+#include "tl-host.h"
+#include "tl-process.h"
+#include "tl-run.h"
+
+#define TL_HOST_CACHE_BYTES ((guint64) 256 << 20)
+
+/* A new layer above DRAWABLE holding the thread map. */
+static void
+tl_host_add_overlay_layer (const TlHostGimp    *gimp,
+                           gpointer             image,
+                           gpointer             drawable,
+                           const TlHostOverlay *overlay)
+{
+  GeglRectangle whole = { 0, 0, overlay->area.width, overlay->area.height };
+  gpointer      layer;
+  GeglBuffer   *buffer;
+
+  layer  = gimp->add_layer (image, drawable, overlay->title, &overlay->area);
+  buffer = gimp->get_buffer (layer);
+  gegl_buffer_set (buffer, &whole, 0, babl_format ("R'G'B'A float"),
+                   overlay->pixels, GEGL_AUTO_ROWSTRIDE);
+  g_object_unref (buffer);
+  gimp->update (layer, &whole);
+}
+
+/* GIMP hands its plug-ins its own tile cache size (half the memory by
+ * default), so a big layer's tiles would pile up in this process as it
+ * reads them; the layer lives in GIMP, and a small cache here is enough
+ * for the tiles in flight.
+ */
+static void
+tl_host_bound_cache (void)
+{
+  guint64 size = 0;
+
+  g_object_get (gegl_config (), "tile-cache-size", &size, NULL);
+  if (size > TL_HOST_CACHE_BYTES)
+    g_object_set (gegl_config (), "tile-cache-size",
+                  (guint64) TL_HOST_CACHE_BYTES, NULL);
+}
+
+/* Before GIMP runs the operation: everything the plug-in can find wrong
+ * in its own process, so that a refusal leaves the layer untouched and
+ * says why.  The settings' values, then the dispatch against the device
+ * (the kernels built, the shape within their limits).  With no OpenCL
+ * platform at all the operation runs the C reference: WARNING says so.
+ */
+static gboolean
+tl_host_check_in_core (const TlFilter       *filter,
+                       const TlHostSettings *settings,
+                       GeglBuffer           *source,
+                       const GeglRectangle  *region,
+                       gchar               **warning,
+                       GError              **error)
+{
+  g_autoptr(GError)  missing = NULL;
+  g_autoptr(TlCodec) codec   = NULL;
+  TlContext         *context;
+  TlChoice           choice;
+  TlLimits           limits;
+  TlPlan             plan;
+
+  if (! tl_host_settings_to_choice (settings, &choice, error) ||
+      ! tl_filter_check_values (filter, settings->values, error))
+    return FALSE;
+
+  context = tl_host_get_context (settings, &missing);
+  if (context == NULL)
+    {
+      if (! tl_process_can_fall_back (missing))
+        {
+          g_propagate_error (error, g_steal_pointer (&missing));
+          return FALSE;
+        }
+      *warning = tl_process_fallback_text (filter, missing);
+      return TRUE;
+    }
+
+  codec = tl_codec_new (gegl_buffer_get_format (source), filter->format, error);
+  return codec && tl_run_plan_filter (context, filter, codec, &choice,
+                                      region->width, region->height, &limits,
+                                      &plan, error);
+}
+
+/* SETTINGS as the operation's properties: the procedure's arguments
+ * under their own names (the module has no overlay ones).
+ */
+static gboolean
+tl_host_run_operation (const TlHostGimp     *gimp,
+                       const TlFilter       *filter,
+                       const TlHostSettings *settings,
+                       gpointer              drawable,
+                       GError              **error)
+{
+  g_autofree TlHostValue *values    = NULL;
+  g_autoptr(GPtrArray)    strings   = NULL;
+  g_autofree gchar       *operation = g_strconcat (TL_HOST_OPERATION_PREFIX,
+                                                   filter->name, NULL);
+  TlHostArg              *args;
+  guint                   n_args;
+  gboolean                ok;
+
+  args    = tl_host_arguments (filter, &n_args);
+  values  = g_new0 (TlHostValue, n_args);
+  strings = tl_host_settings_to_values (settings, filter, values);
+  ok = gimp->run_operation (drawable, operation, args, values, n_args,
+                            settings->non_destructive, error);
+  tl_host_arguments_free (args);
+  return ok;
+}
+
+/* FILTER on DRAWABLE inside GIMP.  FALSE with NOT_LOADED set when GIMP
+ * does not know the operation (the module is not installed): the caller
+ * then takes the plug-in path.
+ */
+static gboolean
+tl_host_apply_in_core (const TlHostGimp     *gimp,
+                       const TlFilter       *filter,
+                       const TlHostSettings *settings,
+                       gpointer              image,
+                       gpointer              drawable,
+                       const GeglRectangle  *region,
+                       gboolean             *not_loaded,
+                       GError              **error)
+{
+  TlHostOverlay         overlay = { { 0, } };
+  g_autofree gchar     *warning = NULL;
+  g_autoptr(GeglBuffer) source  = gimp->get_buffer (drawable);
+  g_autoptr(GError)     failed  = NULL;
+  gboolean              ok;
+
+  *not_loaded = FALSE;
+  if (! tl_host_check_in_core (filter, settings, source, region, &warning,
+                               error))
+    return FALSE;
+
+  /* The map is drawn before the layer changes, so that a failure leaves
+   * the image as it was; a checkerboard shows the layer before the
+   * filter.
+   */
+  if (settings->overlay > 0)
+    {
+      GeglRectangle area  = *region;
+      guint         halo  = tl_filter_halo (filter, settings->values);
+
+      area.x -= halo;
+      area.y -= halo;
+      area.width  += 2 * halo;
+      area.height += 2 * halo;
+      gegl_rectangle_intersect (&area, &area, gegl_buffer_get_extent (source));
+      if (warning)
+        {
+          g_set_error (error, TL_ERROR, TL_ERROR_NO_PLATFORM,
+                       _("the thread map needs an OpenCL device: %s"),
+                       warning);
+          return FALSE;
+        }
+      if (! tl_host_thread_map_for (settings, filter, source, &area,
+                                    gimp->progress, NULL, &overlay, error))
+        return FALSE;
+    }
+
+  gimp->undo_begin (image);
+  ok = tl_host_run_operation (gimp, filter, settings, drawable, &failed);
+  if (ok && overlay.pixels)
+    tl_host_add_overlay_layer (gimp, image, drawable, &overlay);
+  gimp->undo_end (image);
+  tl_host_overlay_clear (&overlay);
+
+  if (! ok)
+    {
+      *not_loaded = g_error_matches (failed, TL_ERROR, TL_ERROR_NO_OPERATION);
+      g_propagate_error (error, g_steal_pointer (&failed));
+      return FALSE;
+    }
+  if (warning)
+    gimp->message (warning);
+  g_debug ("%s ran in GIMP's process", filter->name);
+  return TRUE;
+}
+
+/* Runs FILTER (NULL: the thread map alone) on DRAWABLE the way GIMP's
+ * own filters run: on the selection's bounds, through the shadow buffer,
+ * merged through the selection mask, with the overlay layer if asked, as
+ * one undo step.  On any error the image is left as it was.
+ */
+gboolean
+tl_host_apply (const TlHostGimp     *gimp,
+               const TlFilter       *filter,
+               const TlHostSettings *settings,
+               gpointer              image,
+               gpointer              drawable,
+               GError              **error)
+{
+  TlHostOverlay  overlay = { { 0, } };
+  g_autofree gchar *warning = NULL;
+  GeglBuffer    *source, *shadow;
+  GeglRectangle  region;
+  gchar         *title;
+  gboolean       ok;
+
+  g_return_val_if_fail (gimp != NULL && settings != NULL, FALSE);
+
+  switch (gimp->kind (drawable))
+    {
+    case TL_HOST_DRAWABLE_INDEXED:
+      g_set_error_literal (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                           _("ThreadLens filters work on RGB and grayscale "
+                             "layers; this one is indexed (Image > Mode > RGB "
+                             "converts it)"));
+      return FALSE;
+    case TL_HOST_DRAWABLE_GROUP:
+      g_set_error_literal (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                           _("ThreadLens filters work on pixel layers; this one "
+                             "is a layer group (pick a layer inside it, or "
+                             "merge the group first)"));
+      return FALSE;
+    case TL_HOST_DRAWABLE_TEXT:
+      g_set_error_literal (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                           _("ThreadLens filters work on pixel layers; this one "
+                             "is a text layer (Layer > Discard Text Information "
+                             "makes it one)"));
+      return FALSE;
+    case TL_HOST_DRAWABLE_PIXELS:
+      break;
+    }
+
+  if (! gimp->mask_bounds (drawable, &region))
+    {
+      g_set_error_literal (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                           _("the selection does not touch this layer: "
+                             "nothing to filter"));
+      return FALSE;
+    }
+
+  if (filter && gimp->run_operation)
+    {
+      g_autoptr(GError) in_core   = NULL;
+      gboolean          not_loaded;
+
+      if (tl_host_apply_in_core (gimp, filter, settings, image, drawable,
+                                 &region, &not_loaded, &in_core))
+        return TRUE;
+      if (! not_loaded)
+        {
+          g_propagate_error (error, g_steal_pointer (&in_core));
+          return FALSE;
+        }
+      /* Logged, not shown: the plug-in path gives the same pixels. */
+      g_printerr ("ThreadLens: %s; filtering through the plug-in instead\n",
+                  in_core->message);
+    }
+
+  tl_host_bound_cache ();
+  title = g_strdup_printf (_("ThreadLens: %s"),
+                           filter ? _(filter->label) : _("Thread Map"));
+  gimp->progress_init (title);
+  g_free (title);
+
+  source = gimp->get_buffer (drawable);
+  if (filter)
+    {
+      shadow = gimp->get_shadow (drawable);
+      ok = tl_host_process (settings, filter, source, shadow, &region,
+                            gimp->progress, NULL, &overlay, &warning, error);
+      if (ok)
+        gegl_buffer_flush (shadow);
+      g_object_unref (shadow);
+    }
+  else
+    {
+      ok = tl_host_thread_map (settings, source, &region, gimp->progress,
+                               NULL, &overlay, error);
+    }
+  g_object_unref (source);
+
+  /* Only a successful run changes the image: on failure the shadow is
+   * dropped and the layer keeps its pixels.
+   */
+  if (warning)
+    gimp->message (warning);
+  if (ok)
+    {
+      gimp->undo_begin (image);
+      if (filter)
+        gimp->merge_shadow (drawable, &region);
+      if (overlay.pixels)
+        tl_host_add_overlay_layer (gimp, image, drawable, &overlay);
+      gimp->undo_end (image);
+    }
+  tl_host_overlay_clear (&overlay);
+  gimp->progress_end ();
+
+  return ok;
+}
