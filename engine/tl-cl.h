@@ -1,8 +1,9 @@
 /* ThreadLens: the OpenCL runtime.
  *
- * Platforms and devices, a context per device with its queue, programs
- * built from the embedded kernels (cached in the process and on disk), and
- * OpenCL errors turned into readable GErrors.
+ * Platforms and devices (tl-cl-device.c), a context per device with its
+ * queue (tl-cl-context.c), programs built from the embedded kernels,
+ * cached in the process and on disk (tl-cl-program.c), and OpenCL errors
+ * turned into readable GErrors (tl-cl-error.c).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -18,8 +18,7 @@
 #define TL_FAULT_H
 
 #include <glib.h>
-
-#include "tl-cl.h"
+#include <CL/cl.h>      /* not tl-cl.h: the runtime includes this header */
 
 G_BEGIN_DECLS
 

@@ -3,6 +3,8 @@
  * A TlImage keeps the pixels as GEGL loaded them, in the file's own format,
  * so that a result can be written back at the input's bit depth.  Filters
  * read and write it through their own working format (babl conversions).
+ * tl-image-probe.c knows and checks a file before GEGL reads it,
+ * tl-image-io.c loads and saves through GEGL, tl-image.c holds the pixels.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -5,7 +5,9 @@
  * computed it, when its group started and where it ran.  The same map can
  * be computed from the plan alone (tl_overlay_model (), for tests), drawn
  * over an image in several modes and styles, described in a legend and
- * written out as JSON.
+ * written out as JSON.  One job a file: tl-overlay.c builds and reads the
+ * map, tl-overlay-render.c draws it and says what it shows,
+ * tl-overlay-json.c writes it out.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -11,7 +11,7 @@
 #include "tl-error.h"
 #include "tl-fault.h"
 #include "tl-run.h"
-#include "tl-tune.h"
+#include "tl-tune-store.h"
 
 struct _TlRun
 {

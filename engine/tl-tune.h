@@ -1,10 +1,11 @@
-/* ThreadLens: timing dispatch choices, and the tuned "auto" shape.
+/* ThreadLens: timing dispatch choices, and the search behind "auto".
  *
  * tl_tune_measure () times one choice from OpenCL events (kernel time,
  * transfers apart): one warm-up, then the median of RUNS.  tl_tune_search
  * () runs a bounded search for one device, kernel program and size class
- * and keeps the fastest choice on disk; tl_tune_lookup () finds it again,
- * which is what the shape "auto" uses.
+ * and keeps the fastest choice in the tuning store (tl-tune-store.h,
+ * included here for TlTuning and the lookups), where the shape "auto"
+ * finds it.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -16,19 +17,9 @@
 #include "tl-codec.h"
 #include "tl-filter.h"
 #include "tl-plan.h"
+#include "tl-tune-store.h"
 
 G_BEGIN_DECLS
-
-typedef struct
-{
-  TlChoice choice;          /* the fastest: a custom shape, swizzle, k */
-  gdouble  best_ms;         /* its median */
-  gdouble  seed_ms;         /* the seed rule under the same mode */
-  gdouble  driver_ms;       /* the driver's local size */
-  gdouble  search_s;        /* wall time the search took */
-  guint    n_choices;       /* choices timed */
-  guint    width, height;   /* the image the search timed */
-} TlTuning;
 
 typedef void (* TlTuneProgress) (guint        done,
                                  guint        total,
@@ -59,28 +50,6 @@ gboolean  tl_tune_search      (TlContext       *context,
                                gpointer         progress_data,
                                TlTuning        *tuning,
                                GError         **error);
-gboolean  tl_tune_lookup      (TlContext       *context,
-                               const TlFilter  *filter,
-                               const TlCodec   *codec,
-                               TlMode           mode,
-                               guint            width,
-                               guint            height,
-                               TlTuning        *tuning);
-gboolean  tl_tune_lookup_device (const gchar   *device_name,
-                                 const gchar   *driver_version,
-                                 const TlFilter *filter,
-                                 const gchar   *variant,
-                                 TlMode         mode,
-                                 guint          width,
-                                 guint          height,
-                                 TlTuning      *tuning);
-gboolean  tl_tune_plan        (const TlTuning  *tuning,
-                               const TlLimits  *limits,
-                               guint            width,
-                               guint            height,
-                               TlPlan          *plan);
-gchar    *tl_tune_size_class  (guint            width,
-                               guint            height);
 
 G_END_DECLS
 

@@ -1,0 +1,39 @@
+/* ThreadLens: what the OpenCL runtime's files share (see tl-cl.h).
+ *
+ * Private to tl-cl-error.c (errors), tl-cl-device.c (platforms and
+ * devices), tl-cl-context.c (a device's context and queue) and
+ * tl-cl-program.c (programs and kernels); everyone else goes through
+ * tl-cl.h.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef TL_CL_PRIVATE_H
+#define TL_CL_PRIVATE_H
+
+#include "tl-cl.h"
+
+G_BEGIN_DECLS
+
+#ifndef CL_PLATFORM_NOT_FOUND_KHR
+#define CL_PLATFORM_NOT_FOUND_KHR -1001
+#endif
+
+struct _TlContext
+{
+  GPtrArray        *devices;
+  const TlDevice   *device;
+  cl_context        context;
+  cl_command_queue  queue;
+  gchar            *build_options;
+  gboolean          native_non_uniform;
+  GHashTable       *programs;        /* program name -> cl_program */
+  GHashTable       *kernels;         /* "program/kernel" -> cl_kernel */
+  TlCacheStats      stats;
+};
+
+guint             tl_cl_parse_version       (const gchar      *text);
+
+G_END_DECLS
+
+#endif /* TL_CL_PRIVATE_H */

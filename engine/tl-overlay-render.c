@@ -1,0 +1,506 @@
+/* ThreadLens: the thread map drawn over an image, with its title and
+ * legend (see tl-overlay.h).
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "tl-error.h"
+#include "tl-overlay-private.h"
+
+/* Below this many pixels on a side, group edges are not outlined: the
+ * lines would cover the tint.
+ */
+#define TL_OVERLAY_MIN_OUTLINED 6
+
+static const gchar *const tl_overlay_mode_names[] =
+{
+  [TL_OVERLAY_WORK_GROUP]   = "work-group",
+  [TL_OVERLAY_SIMD_GROUP]   = "simd-group",
+  [TL_OVERLAY_LANE]         = "lane",
+  [TL_OVERLAY_LAUNCH_ORDER] = "launch-order",
+  [TL_OVERLAY_COMPUTE_UNIT] = "compute-unit"
+};
+
+static const gchar *const tl_overlay_style_names[] =
+{
+  [TL_OVERLAY_TINT]         = "tint",
+  [TL_OVERLAY_CHECKERBOARD] = "checkerboard"
+};
+
+/* Seven well-separated hues (R'G'B').  Work-group (gx, gy) takes colour
+ * (gx + 3 gy) mod 7: neighbours differ by 1, 3, 2 or 4, never by 0 mod 7,
+ * so no two touching groups, diagonals included, look alike.
+ */
+static const gfloat tl_overlay_palette[7][3] =
+{
+  { 0.122f, 0.467f, 0.706f },   /* blue */
+  { 1.000f, 0.498f, 0.055f },   /* orange */
+  { 0.173f, 0.627f, 0.173f },   /* green */
+  { 0.839f, 0.153f, 0.157f },   /* red */
+  { 0.580f, 0.404f, 0.741f },   /* purple */
+  { 0.988f, 0.839f, 0.180f },   /* yellow */
+  { 0.090f, 0.745f, 0.812f },   /* cyan */
+};
+
+/* Viridis at 0, 1/8, ... 1: perceptually even and readable in grey. */
+static const gfloat tl_overlay_viridis[9][3] =
+{
+  { 0.267f, 0.005f, 0.329f },
+  { 0.278f, 0.176f, 0.482f },
+  { 0.231f, 0.322f, 0.545f },
+  { 0.176f, 0.439f, 0.557f },
+  { 0.129f, 0.569f, 0.553f },
+  { 0.122f, 0.620f, 0.537f },
+  { 0.208f, 0.718f, 0.475f },
+  { 0.565f, 0.843f, 0.263f },
+  { 0.993f, 0.906f, 0.144f },
+};
+
+const gchar *
+tl_overlay_mode_to_string (TlOverlayMode mode)
+{
+  g_return_val_if_fail (mode <= TL_OVERLAY_COMPUTE_UNIT, NULL);
+
+  return tl_overlay_mode_names[mode];
+}
+
+gboolean
+tl_overlay_mode_from_string (const gchar   *text,
+                             TlOverlayMode *mode,
+                             GError       **error)
+{
+  guint i;
+
+  g_return_val_if_fail (text != NULL && mode != NULL, FALSE);
+
+  for (i = 0; i < G_N_ELEMENTS (tl_overlay_mode_names); i++)
+    if (g_ascii_strcasecmp (text, tl_overlay_mode_names[i]) == 0)
+      {
+        *mode = i;
+        return TRUE;
+      }
+
+  g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+               _("unknown overlay mode '%s' (expected work-group, simd-group, "
+                 "lane, launch-order or compute-unit)"), text);
+  return FALSE;
+}
+
+const gchar *
+tl_overlay_style_to_string (TlOverlayStyle style)
+{
+  g_return_val_if_fail (style <= TL_OVERLAY_CHECKERBOARD, NULL);
+
+  return tl_overlay_style_names[style];
+}
+
+gboolean
+tl_overlay_style_from_string (const gchar    *text,
+                              TlOverlayStyle *style,
+                              GError        **error)
+{
+  guint i;
+
+  g_return_val_if_fail (text != NULL && style != NULL, FALSE);
+
+  for (i = 0; i < G_N_ELEMENTS (tl_overlay_style_names); i++)
+    if (g_ascii_strcasecmp (text, tl_overlay_style_names[i]) == 0)
+      {
+        *style = i;
+        return TRUE;
+      }
+
+  g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+               _("unknown overlay style '%s' (expected tint or checkerboard)"),
+               text);
+  return FALSE;
+}
+
+static void
+tl_overlay_hsv (gdouble  hue,
+                gdouble  saturation,
+                gdouble  value,
+                gfloat  *rgb)
+{
+  gdouble h = fmod (hue, 1.0) * 6.0;
+  gdouble f = h - floor (h);
+  gdouble p = value * (1.0 - saturation);
+  gdouble q = value * (1.0 - saturation * f);
+  gdouble t = value * (1.0 - saturation * (1.0 - f));
+
+  switch ((gint) floor (h) % 6)
+    {
+    case 0: rgb[0] = value; rgb[1] = t;     rgb[2] = p;     break;
+    case 1: rgb[0] = q;     rgb[1] = value; rgb[2] = p;     break;
+    case 2: rgb[0] = p;     rgb[1] = value; rgb[2] = t;     break;
+    case 3: rgb[0] = p;     rgb[1] = q;     rgb[2] = value; break;
+    case 4: rgb[0] = t;     rgb[1] = p;     rgb[2] = value; break;
+    default: rgb[0] = value; rgb[1] = p;    rgb[2] = q;     break;
+    }
+}
+
+static void
+tl_overlay_heat (gdouble  t,
+                 gfloat  *rgb)
+{
+  gdouble s = CLAMP (t, 0.0, 1.0) * 8.0;
+  guint   i = MIN ((guint) s, 7);
+  gdouble f = s - i;
+  guint   c;
+
+  for (c = 0; c < 3; c++)
+    rgb[c] = tl_overlay_viridis[i][c] * (1.0 - f) +
+             tl_overlay_viridis[i + 1][c] * f;
+}
+
+static void
+tl_overlay_colour (const TlOverlayMap *map,
+                   TlOverlayMode       mode,
+                   const TlOverlayIds *ids,
+                   gfloat             *rgb)
+{
+  switch (mode)
+    {
+    case TL_OVERLAY_WORK_GROUP:
+      memcpy (rgb, tl_overlay_palette[(ids->group[0] + 3 * ids->group[1]) % 7],
+              3 * sizeof (gfloat));
+      break;
+    case TL_OVERLAY_SIMD_GROUP:
+      memcpy (rgb, tl_overlay_palette[ids->simd_group % 7], 3 * sizeof (gfloat));
+      break;
+    case TL_OVERLAY_LANE:
+      /* A rainbow across each SIMD group: red at lane 0, violet last. */
+      tl_overlay_hsv (0.83 * ids->lane / MAX (1, map->simd_width), 0.85, 1.0,
+                      rgb);
+      break;
+    case TL_OVERLAY_LAUNCH_ORDER:
+      tl_overlay_heat (map->plan.group_count > 1 ?
+                       (gdouble) ids->ticket / (map->plan.group_count - 1) :
+                       0.0, rgb);
+      break;
+    case TL_OVERLAY_COMPUTE_UNIT:
+      /* Golden-ratio hues keep consecutive units apart. */
+      tl_overlay_hsv (ids->compute_unit * 0.618034, 0.8,
+                      ids->compute_unit % 2 ? 0.75 : 1.0, rgb);
+      break;
+    }
+}
+
+/* Seed 002's rule for which pixels the checkerboard inverts. */
+static gboolean
+tl_overlay_inverted (TlOverlayMode       mode,
+                     const TlOverlayIds *ids)
+{
+  switch (mode)
+    {
+    case TL_OVERLAY_WORK_GROUP:
+      return (ids->group[0] + ids->group[1]) % 2 == 1;
+    case TL_OVERLAY_SIMD_GROUP:
+      return ids->simd_group % 2 == 1;
+    case TL_OVERLAY_LANE:
+      return ids->lane % 8 != 0;
+    default:
+      g_return_val_if_reached (FALSE);
+    }
+}
+
+/* The first row or column of pixels of a work-group. */
+static gboolean
+tl_overlay_on_edge (const TlPlan       *plan,
+                    guint               x,
+                    guint               y,
+                    const TlOverlayIds *ids)
+{
+  guint k = plan->pixels_per_item;
+
+  return ((ids->local[0] == 0 && x % k == 0) || ids->local[1] == 0) &&
+         plan->local[0] * k >= TL_OVERLAY_MIN_OUTLINED &&
+         plan->local[1] >= TL_OVERLAY_MIN_OUTLINED;
+}
+
+static gboolean
+tl_overlay_check_mode (const TlOverlayMap *map,
+                       TlOverlayMode       mode,
+                       TlOverlayStyle      style,
+                       gdouble             opacity,
+                       GError            **error)
+{
+  if (! (opacity >= 0.0 && opacity <= 1.0))
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                   _("overlay opacity %g is outside 0 to 1"), opacity);
+      return FALSE;
+    }
+  if (style == TL_OVERLAY_CHECKERBOARD && mode > TL_OVERLAY_LANE)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                   _("the checkerboard style shows work-groups, SIMD groups "
+                     "or lanes, not %s: use the tint style"),
+                   tl_overlay_mode_to_string (mode));
+      return FALSE;
+    }
+  if (mode == TL_OVERLAY_LAUNCH_ORDER && ! map->measured)
+    {
+      g_set_error_literal (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                           _("the launch order is known only from a run on a "
+                             "device, not from the planner's model"));
+      return FALSE;
+    }
+  if (mode == TL_OVERLAY_COMPUTE_UNIT &&
+      tl_overlay_map_count_compute_units (map) == 0)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                   _("%s does not say which compute unit ran a work-group "
+                     "(only NVIDIA's does, through PTX %%smid)"),
+                   map->device ? map->device : _("the planner's model"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Draws MODE in STYLE.  IN and OUT are R'G'B'A float, 4 floats a pixel,
+ * and may be the same buffer.  With the tint style IN may be NULL: OUT
+ * then gets the tint alone, its alpha the opacity, for a layer of its own.
+ */
+gboolean
+tl_overlay_render (const TlOverlayMap *map,
+                   TlOverlayMode       mode,
+                   TlOverlayStyle      style,
+                   gdouble             opacity,
+                   const gfloat       *in,
+                   gfloat             *out,
+                   GError            **error)
+{
+  const TlPlan *plan;
+  guint         x, y, c;
+
+  g_return_val_if_fail (map != NULL && out != NULL, FALSE);
+  g_return_val_if_fail (mode <= TL_OVERLAY_COMPUTE_UNIT, FALSE);
+  g_return_val_if_fail (style <= TL_OVERLAY_CHECKERBOARD, FALSE);
+  g_return_val_if_fail (in != NULL || style == TL_OVERLAY_TINT, FALSE);
+
+  if (! tl_overlay_check_mode (map, mode, style, opacity, error))
+    return FALSE;
+
+  plan = &map->plan;
+  for (y = 0; y < plan->height; y++)
+    for (x = 0; x < plan->width; x++)
+      {
+        gsize         i   = ((gsize) y * plan->width + x) * 4;
+        const gfloat *src = in ? in + i : NULL;
+        gfloat       *dst = out + i;
+        TlOverlayIds  ids;
+        gfloat        rgb[3];
+        gfloat        alpha = opacity;
+
+        tl_overlay_map_get_ids (map, x, y, &ids);
+
+        if (style == TL_OVERLAY_CHECKERBOARD)
+          {
+            gboolean invert = tl_overlay_inverted (mode, &ids);
+
+            for (c = 0; c < 3; c++)
+              dst[c] = invert ? 1.0f - src[c] : src[c];
+            dst[3] = src[3];
+            continue;
+          }
+
+        tl_overlay_colour (map, mode, &ids, rgb);
+
+        /* Edge groups are hatched with dark diagonals; other modes
+         * outline each work-group, where neighbours may look alike.
+         */
+        if (ids.partial && (x + y) % 8 < 3)
+          {
+            for (c = 0; c < 3; c++)
+              rgb[c] *= 0.15f;
+            alpha = MIN (1.0, opacity * 1.5);
+          }
+        else if (mode != TL_OVERLAY_WORK_GROUP &&
+                 tl_overlay_on_edge (plan, x, y, &ids))
+          {
+            for (c = 0; c < 3; c++)
+              rgb[c] = 0.0f;
+          }
+
+        if (src)
+          {
+            for (c = 0; c < 3; c++)
+              dst[c] = src[c] * (1.0f - alpha) + rgb[c] * alpha;
+            dst[3] = src[3];
+          }
+        else
+          {
+            for (c = 0; c < 3; c++)
+              dst[c] = rgb[c];
+            dst[3] = alpha;
+          }
+      }
+
+  return TRUE;
+}
+
+static void
+tl_overlay_append_dispatch (GString            *text,
+                            const TlOverlayMap *map)
+{
+  const TlPlan *plan = &map->plan;
+
+  g_string_append_printf (text, "work-groups %ux%u", plan->local[0],
+                          plan->local[1]);
+  if (plan->pixels_per_item > 1)
+    g_string_append_printf (text, ", %u px per item", plan->pixels_per_item);
+  if (plan->swizzle)
+    g_string_append_printf (text, ", swizzle %u", plan->swizzle);
+
+  if (plan->mode == TL_MODE_UNIFORM)
+    g_string_append (text, ", uniform");
+  else if (plan->mode == TL_MODE_EMULATED)
+    g_string_append (text, ", emulated");
+  else if (plan->emulated)
+    g_string_append (text, ", non-uniform (emulated)");
+  else
+    g_string_append (text, ", non-uniform");
+}
+
+/* One line naming what is shown and the dispatch, e.g. "Thread map:
+ * work-groups 32x16, swizzle 8, emulated": the GIMP layer's name.
+ */
+gchar *
+tl_overlay_title (const TlOverlayMap *map,
+                  TlOverlayMode       mode)
+{
+  GString *text;
+
+  g_return_val_if_fail (map != NULL, NULL);
+  g_return_val_if_fail (mode <= TL_OVERLAY_COMPUTE_UNIT, NULL);
+
+  text = g_string_new ("Thread map");
+  switch (mode)
+    {
+    case TL_OVERLAY_WORK_GROUP:
+      g_string_append (text, ": ");
+      break;
+    case TL_OVERLAY_SIMD_GROUP:
+      g_string_append_printf (text, " (SIMD groups of %u): ", map->simd_width);
+      break;
+    case TL_OVERLAY_LANE:
+      g_string_append_printf (text, " (lanes of %u): ", map->simd_width);
+      break;
+    case TL_OVERLAY_LAUNCH_ORDER:
+      g_string_append (text, " (launch order): ");
+      break;
+    case TL_OVERLAY_COMPUTE_UNIT:
+      g_string_append (text, " (compute units): ");
+      break;
+    }
+  tl_overlay_append_dispatch (text, map);
+
+  return g_string_free (text, FALSE);
+}
+
+/* The title, then a line each on where the IDs came from, what the colours
+ * mean and what is hatched.
+ */
+gchar *
+tl_overlay_legend (const TlOverlayMap *map,
+                   TlOverlayMode       mode,
+                   TlOverlayStyle      style,
+                   gdouble             opacity)
+{
+  g_autofree gchar *title = NULL;
+  GString          *text;
+  guint64           partial = 0, idle = 0, i;
+  guint             p;
+  const gchar      *edges = "\n  dark lines: the work-groups' top and left edges";
+
+  g_return_val_if_fail (map != NULL, NULL);
+  g_return_val_if_fail (mode <= TL_OVERLAY_COMPUTE_UNIT, NULL);
+
+  title = tl_overlay_title (map, mode);
+  text  = g_string_new (title);
+  p     = map->simd_width;
+  if (map->plan.local[0] * map->plan.pixels_per_item < TL_OVERLAY_MIN_OUTLINED ||
+      map->plan.local[1] < TL_OVERLAY_MIN_OUTLINED)
+    edges = "";
+
+  g_string_append_printf (text, "\n  %ux%u pixels, %ux%u = %" G_GUINT64_FORMAT
+                          " work-groups, computed %s%s",
+                          map->plan.width, map->plan.height,
+                          map->plan.groups[0], map->plan.groups[1],
+                          map->plan.group_count,
+                          map->device ? "on " : "by the planner's model",
+                          map->device ? map->device : "");
+  g_string_append_printf (text, "\n  SIMD groups and lanes: %s",
+                          tl_overlay_simd_source_describe (map->simd_source));
+  if (map->simd_source == TL_OVERLAY_SIMD_DERIVED)
+    g_string_append_printf (text, " = %u", p);
+  else if (map->simd_source == TL_OVERLAY_SIMD_SUB_GROUPS)
+    g_string_append_printf (text, " (sub-groups of up to %u)", p);
+
+  if (style == TL_OVERLAY_CHECKERBOARD)
+    {
+      g_string_append_printf (text, "\n  checkerboard (seed 002): %s "
+                              "colour-inverted, the rest unchanged",
+                              mode == TL_OVERLAY_WORK_GROUP ?
+                              "work-groups with odd gx + gy" :
+                              mode == TL_OVERLAY_SIMD_GROUP ?
+                              "odd SIMD groups" : "lanes not divisible by 8");
+      return g_string_free (text, FALSE);
+    }
+
+  switch (mode)
+    {
+    case TL_OVERLAY_WORK_GROUP:
+      g_string_append (text, "\n  colours: 7 hues, no two touching "
+                       "work-groups alike");
+      break;
+    case TL_OVERLAY_SIMD_GROUP:
+      g_string_append (text, "\n  colours: 7 hues, SIMD group n of each "
+                       "work-group in hue n mod 7");
+      break;
+    case TL_OVERLAY_LANE:
+      g_string_append_printf (text, "\n  colours: a rainbow across each SIMD "
+                              "group, red = lane 0 to violet = lane %u",
+                              p ? p - 1 : 0);
+      break;
+    case TL_OVERLAY_LAUNCH_ORDER:
+      g_string_append_printf (text, "\n  colours: heat map of the start "
+                              "ticket, dark purple = first of %"
+                              G_GUINT64_FORMAT " work-groups to start, "
+                              "yellow = last", map->plan.group_count);
+      break;
+    case TL_OVERLAY_COMPUTE_UNIT:
+      g_string_append_printf (text, "\n  colours: one hue per compute unit "
+                              "(%u seen)",
+                              tl_overlay_map_count_compute_units (map));
+      break;
+    }
+  g_string_append_printf (text, ", blended at %.0f%%", opacity * 100.0);
+  if (mode != TL_OVERLAY_WORK_GROUP)
+    g_string_append (text, edges);
+
+  for (i = 0; i < map->plan.group_count; i++)
+    {
+      TlOverlayIds ids;
+
+      tl_overlay_map_get_group (map, i, &ids);
+      partial += ids.partial;
+      idle    += ids.idle_items;
+    }
+  if (partial && map->plan.mode == TL_MODE_UNIFORM)
+    g_string_append_printf (text, "\n  hatched: %" G_GUINT64_FORMAT " edge "
+                            "work-groups padded past the image, with %"
+                            G_GUINT64_FORMAT " idle work-items", partial, idle);
+  else if (partial)
+    g_string_append_printf (text, "\n  hatched: %" G_GUINT64_FORMAT " smaller "
+                            "edge work-groups (no idle work-items)", partial);
+
+  return g_string_free (text, FALSE);
+}
