@@ -7,7 +7,7 @@
  * swizzle), the ticket it took when the group started, its compute unit,
  * its size as launched and how many of its work-items had no pixel.
  *
- * Layout, shared with engine/tl-overlay.c:
+ * Layout, shared with engine/tl-overlay-private.h:
  *   pixels[3 p + 0]    launch index: gy * groups_x + gx before the swizzle
  *   pixels[3 p + 1]    lx | ly << 16
  *   pixels[3 p + 2]    SIMD group | lane << 16

@@ -9,6 +9,8 @@
  * TL-CALL-FAILED through gimp-message) and the saved files are what the
  * test reads: GIMP 2.10's batch mode always exits 0.  Expected pixels
  * come from `threadlens apply` on the same photo with the same dispatch.
+ * Every filter of the registry that no check names gets one of its own:
+ * its defaults on coffee.png, as `threadlens apply` gives them.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -200,6 +202,7 @@ static const GimpCheck checks[] =
   { "bad-build", "coffee.png", NULL, "invert", "RUN-NONINTERACTIVE", "",
     NULL, EXPECT_UNCHANGED, "building kernels/point.cl (u8) for", { NULL }, FALSE,
     "THREADLENS_FAULT=clBuildProgram" },
+#if TL_GIMP_VERSION == 2
   { "out-of-device-memory", "coffee.png", NULL, "gaussian-blur",
     "RUN-NONINTERACTIVE", "", NULL, EXPECT_UNCHANGED,
     "CL_MEM_OBJECT_ALLOCATION_FAILURE", { NULL }, FALSE,
@@ -207,6 +210,19 @@ static const GimpCheck checks[] =
   { "launch-fails", "coffee.png", NULL, "box-blur", "RUN-NONINTERACTIVE", "",
     NULL, EXPECT_UNCHANGED, "CL_OUT_OF_RESOURCES", { NULL }, FALSE,
     "THREADLENS_FAULT=clEnqueueNDRangeKernel" },
+#else
+  /* In-core, a device that fails after the plug-in's checks (out of
+   * memory, a failed launch) costs GIMP nothing: the GEGL module runs the
+   * C reference, the same pixels, and says why.
+   */
+  { "out-of-device-memory", "coffee.png", NULL, "gaussian-blur",
+    "RUN-NONINTERACTIVE", "", NULL, EXPECT_SAME_AS_CLI,
+    "CL_MEM_OBJECT_ALLOCATION_FAILURE", { NULL }, FALSE,
+    "THREADLENS_FAULT=clCreateBuffer" },
+  { "launch-fails", "coffee.png", NULL, "box-blur", "RUN-NONINTERACTIVE", "",
+    NULL, EXPECT_SAME_AS_CLI, "C reference", { NULL }, FALSE,
+    "THREADLENS_FAULT=clEnqueueNDRangeKernel" },
+#endif
   /* A program cache of garbage is rebuilt, not trusted. */
   { "corrupt-cache", "coffee.png", NULL, "edge-sobel", "RUN-NONINTERACTIVE",
     "", NULL, EXPECT_SAME_AS_CLI, NULL, { NULL }, FALSE,
@@ -258,6 +274,21 @@ static const GimpCheck checks[] =
     "no OpenCL device matches 'quantum-gpu'", { NULL } },
   { "bad-matrix", "coffee.png", NULL, "color-matrix", "RUN-NONINTERACTIVE",
     "matrix=1 0 0", NULL, EXPECT_UNCHANGED, "16 or 20", { NULL } },
+#if TL_GIMP_VERSION == 3
+  /* Non-destructive: the filter stays on the layer's filter stack; merged
+   * afterwards it gives the same pixels.
+   */
+  { "non-destructive", "coffee.png", NULL, "gaussian-blur",
+    "RUN-NONINTERACTIVE", "std-dev=3.0;mode=emulated;non-destructive=TRUE",
+    "(gimp-message (string-append \"TL-FILTERS \" (number->string"
+    " (vector-length (car (gimp-drawable-get-filters layer))))))"
+    "(gimp-drawable-merge-filters layer)",
+    EXPECT_SAME_AS_CLI, "TL-FILTERS 1", { "--set=std-dev=3" } },
+  /* The operations themselves, as script-fu calls them in-core. */
+  { "in-core-blur", "coffee.png", NULL, "gaussian-blur", "IN-CORE",
+    "std-dev=3.0;shape-width=7;shape-height=5;mode=emulated;swizzle=3", NULL,
+    EXPECT_SAME_AS_CLI, NULL, { "--set=std-dev=3" } },
+#endif
 #if TL_GIMP_VERSION == 2
   /* 2.10 passes these as plain numbers and strings: the host checks. */
   { "bad-std-dev", "coffee.png", NULL, "gaussian-blur", "RUN-NONINTERACTIVE",
@@ -284,6 +315,73 @@ static const GimpCheck checks[] =
 
 static gchar *work_dir;
 static GString *gimp_log;
+/* The registry's filters that no check names, a check each; plain ones
+ * (no env).
+ */
+static GPtrArray *registry_checks;
+
+static void
+free_check (gpointer data)
+{
+  GimpCheck *check = data;
+
+  g_free ((gchar *) check->name);
+  g_free (check);
+}
+
+static void
+add_registry_checks (void)
+{
+  const TlFilter *const *filters;
+  guint                  n_filters, i, j;
+
+  registry_checks = g_ptr_array_new_with_free_func (free_check);
+  filters = tl_filter_list (&n_filters);
+  for (i = 0; i < n_filters; i++)
+    {
+      GimpCheck *check;
+
+      for (j = 0; j < G_N_ELEMENTS (checks); j++)
+        if (g_strcmp0 (checks[j].filter, filters[i]->name) == 0)
+          break;
+      if (j < G_N_ELEMENTS (checks))
+        continue;
+
+      check = g_new0 (GimpCheck, 1);
+      check->name     = g_strconcat ("registry-", filters[i]->name, NULL);
+      check->photo    = "coffee.png";
+      check->filter   = filters[i]->name;
+      check->run_mode = "RUN-NONINTERACTIVE";
+      check->args     = "";
+      check->expect   = EXPECT_SAME_AS_CLI;
+      g_ptr_array_add (registry_checks, check);
+    }
+
+#if TL_GIMP_VERSION == 3
+  /* Every operation of the GEGL module, as script-fu runs it in-core
+   * (gimp-drawable-merge-new-filter), under a dispatch of its own: the
+   * same pixels as `threadlens apply` with its defaults.
+   */
+  for (i = 0; i < n_filters; i++)
+    {
+      static const gchar *dispatches[] =
+      {
+        "mode=emulated;shape-width=16;shape-height=4;swizzle=3",
+        "mode=non-uniform;shape-width=8;shape-height=8;pixels-per-item=2",
+        "mode=uniform;swizzle=8",
+      };
+      GimpCheck *check = g_new0 (GimpCheck, 1);
+
+      check->name     = g_strconcat ("in-core-", filters[i]->name, NULL);
+      check->photo    = "coffee.png";
+      check->filter   = filters[i]->name;
+      check->run_mode = "IN-CORE";
+      check->args     = dispatches[i % G_N_ELEMENTS (dispatches)];
+      check->expect   = EXPECT_SAME_AS_CLI;
+      g_ptr_array_add (registry_checks, check);
+    }
+#endif
+}
 
 static gchar *
 photo (const gchar *name)
@@ -337,6 +435,30 @@ append_call (GString         *script,
                              g_strdup (equals + 1));
     }
 
+#if TL_GIMP_VERSION == 3
+  if (g_strcmp0 (check->run_mode, "IN-CORE") == 0)
+    {
+      g_string_append_printf (script, "(gimp-drawable-merge-new-filter layer "
+                              "\"threadlens:%s\" 0 LAYER-MODE-REPLACE 1.0",
+                              check->filter);
+      args = tl_host_arguments (filter, &n_args);
+      for (i = 0; i < n_args; i++)
+        {
+          const gchar *value = check_value (check, args[i].name, given);
+
+          if (value == NULL)
+            continue;
+          if (args[i].type == TL_HOST_ARG_STRING)
+            g_string_append_printf (script, " \"%s\" \"%s\"", args[i].name, value);
+          else
+            g_string_append_printf (script, " \"%s\" %s", args[i].name, value);
+        }
+      tl_host_arguments_free (args);
+      g_string_append (script, ")");
+      return;
+    }
+#endif
+
 #if TL_GIMP_VERSION == 2
   g_string_append_printf (script, "(plug-in-threadlens-%s %s img layer",
                           check->filter ? check->filter : "thread-map",
@@ -369,6 +491,12 @@ append_call (GString         *script,
         g_string_append_printf (script, "%d", (gint) args[i].default_number);
     }
   tl_host_arguments_free (args);
+#if TL_GIMP_VERSION == 3
+  /* GIMP 3's own argument, after the shared ones. */
+  if (g_hash_table_lookup (given, "non-destructive"))
+    g_string_append_printf (script, " #:non-destructive %s",
+                            (const gchar *) g_hash_table_lookup (given, "non-destructive"));
+#endif
   g_string_append (script, ")");
 }
 
@@ -428,6 +556,8 @@ run_gimp (const gchar *env)
   g_autofree gchar  *config   = work_file ("home/.config");
   g_autofree gchar  *cache    = work_file ("home/.cache");
   g_autofree gchar  *gimpdir  = work_file ("gimp");
+  g_autofree gchar  *gegl_dir = work_file ("home/.local/share/gegl-0.4/plug-ins");
+  static const gchar *gegl_files[] = { "TL_GEGL_MODULE", "TL_CL_PROBE" };
   g_autofree gchar  *pdirs    = NULL;
   g_autofree gchar  *out      = NULL;
   g_autofree gchar  *log      = NULL;
@@ -437,6 +567,20 @@ run_gimp (const gchar *env)
   guint              i;
 
   g_mkdir_with_parents (link_dir, 0700);
+  /* GIMP's GEGL loads the module from the user's GEGL folder; its OpenCL
+   * safety check sits beside it.
+   */
+  g_mkdir_with_parents (gegl_dir, 0700);
+  for (i = 0; i < G_N_ELEMENTS (gegl_files); i++)
+    {
+      const gchar      *target = g_getenv (gegl_files[i]);
+      g_autofree gchar *name   = target ? g_path_get_basename (target) : NULL;
+      g_autofree gchar *path   = name ? g_build_filename (gegl_dir, name, NULL) : NULL;
+
+      if (target && ! g_file_test (path, G_FILE_TEST_EXISTS) &&
+          symlink (target, path) != 0)
+        g_error ("cannot link %s into %s", target, gegl_dir);
+    }
   g_mkdir_with_parents (config, 0700);
   g_mkdir_with_parents (cache, 0700);
   if (! g_file_test (link, G_FILE_TEST_EXISTS) &&
@@ -478,6 +622,8 @@ run_gimp (const gchar *env)
   for (i = 0; i < G_N_ELEMENTS (checks); i++)
     if (g_strcmp0 (checks[i].env, env) == 0)
       append_check (script, &checks[i]);
+  for (i = 0; env == NULL && i < registry_checks->len; i++)
+    append_check (script, g_ptr_array_index (registry_checks, i));
   g_string_append (script, ")\n");
 
   g_ptr_array_add (argv, GIMP_CONSOLE);
@@ -862,6 +1008,7 @@ main (int    argc,
   g_autoptr(GError) error   = NULL;
   g_autofree gchar *console = g_find_program_in_path (GIMP_CONSOLE);
   guint             i;
+  int               status;
 
   g_test_init (&argc, &argv, NULL);
 
@@ -882,6 +1029,7 @@ main (int    argc,
   gimp_log = g_string_new (NULL);
 
   /* One GIMP for the plain checks, one for each environment. */
+  add_registry_checks ();
   run_gimp (NULL);
   for (i = 0; i < G_N_ELEMENTS (checks); i++)
     {
@@ -900,6 +1048,14 @@ main (int    argc,
 
       g_test_add_data_func (path, &checks[i], test_check);
     }
+  for (i = 0; i < registry_checks->len; i++)
+    {
+      const GimpCheck  *check = g_ptr_array_index (registry_checks, i);
+      g_autofree gchar *path  = g_strdup_printf ("/gimp%d/%s", TL_GIMP_VERSION,
+                                                 check->name);
+
+      g_test_add_data_func (path, check, test_check);
+    }
   g_test_add_func ("/gimp/selection/rectangle", test_selection_rectangle);
   g_test_add_func ("/gimp/selection/feathered", test_selection_feathered);
   g_test_add_data_func ("/gimp/selection/1x1", find_check ("selection-1x1"),
@@ -907,5 +1063,7 @@ main (int    argc,
   g_test_add_data_func ("/gimp/selection/1xN", find_check ("selection-1xN"),
                         test_selection_thin);
 
-  return g_test_run ();
+  status = g_test_run ();
+  g_ptr_array_unref (registry_checks);
+  return status;
 }
