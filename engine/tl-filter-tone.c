@@ -1,6 +1,6 @@
 /* ThreadLens: tone filters (brightness-contrast, threshold, mono-mixer,
- * sepia), C reference beside the OpenCL path.  Each follows GEGL's
- * operation of the same name in its parameters, working format and maths.
+ * sepia, posterize), C reference beside the OpenCL path, each after GEGL's
+ * operation of the same name: its parameters, working format and maths.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
@@ -10,6 +10,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "tl-error.h"
 #include "tl-filter.h"
 #include "tl-run.h"
 
@@ -427,4 +428,116 @@ const TlFilter tl_filter_sepia =
   .kernels     = tl_tone_sepia_kernels,
   .reference   = tl_tone_sepia_reference,
   .run_cl      = tl_tone_sepia_cl,
+};
+
+/* posterize */
+
+/* GEGL's rounding of a = v * levels: (gint) (a + 0.5), the sum in double.
+ * Halves round up, and below -0.5 the cast truncates towards zero, so
+ * there the sum rounds up unless it is whole.  The same in float, with no
+ * double on the device: wherever r decides, a - floor (a) is exact.
+ */
+static gfloat
+tl_tone_posterize_round (gfloat a)
+{
+  gfloat n = floorf (a);
+  gfloat r = a - n;
+
+  if (r >= 0.5f)
+    n += 1.0f;
+  if (a < -0.5f && r != 0.5f)
+    n += 1.0f;
+  return n;
+}
+
+/* GEGL divides by levels; OpenCL C may round a division 2.5 ulp apart,
+ * so both sides multiply by the host's 1 / levels and agree bit for bit
+ * (GEGL's quotient is at most 1 ulp away).
+ */
+static void
+tl_tone_posterize_reference (const TlFilter      *filter,
+                             const TlValue       *values,
+                             const TlFloatPixels *pixels)
+{
+  gfloat levels = values[0].v[0];
+  gfloat step   = 1.0f / levels;
+  gsize  i, n = (gsize) pixels->width * pixels->height;
+
+  for (i = 0; i < n; i++)
+    {
+      const gfloat *in  = pixels->in + i * 4;
+      gfloat       *out = pixels->out + i * 4;
+
+      out[0] = tl_tone_posterize_round (in[0] * levels) * step;
+      out[1] = tl_tone_posterize_round (in[1] * levels) * step;
+      out[2] = tl_tone_posterize_round (in[2] * levels) * step;
+      out[3] = in[3];
+    }
+}
+
+static gboolean
+tl_tone_posterize_cl (TlRun         *run,
+                      const TlValue *values,
+                      GError       **error)
+{
+  cl_float     levels  = values[0].v[0];
+  cl_float     step    = 1.0f / levels;
+  const gsize  sizes[] = { sizeof (cl_float), sizeof (cl_float) };
+  const void  *args[]  = { &levels, &step };
+
+  return tl_tone_launch (run, "tl_posterize",
+                         G_N_ELEMENTS (args), sizes, args, error);
+}
+
+/* GEGL's levels is an integer; ours is a number that must be whole. */
+static gboolean
+tl_tone_posterize_check (const TlFilter *filter,
+                         const TlValue  *values,
+                         GError        **error)
+{
+  if (values[0].v[0] != floor (values[0].v[0]))
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                   _("%s: levels must be a whole number, not %g"),
+                   filter->name, values[0].v[0]);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static const TlParamSpec tl_tone_posterize_params[] =
+{
+  {
+    .name        = "levels",
+    .label       = N_("Levels"),
+    .description = N_("Steps per color channel: each value is rounded to a "
+                      "multiple of 1 / levels"),
+    .type        = TL_PARAM_DOUBLE,
+    .min         = 1.0,
+    .max         = 64.0,
+    .n_min       = 1,
+    .n_max       = 1,
+    .n_default   = 1,
+    .defaults    = { 8.0 },
+  },
+};
+
+static const gchar *const tl_tone_posterize_kernels[] = { "tl_posterize", NULL };
+
+const TlFilter tl_filter_posterize =
+{
+  .name        = "posterize",
+  .label       = N_("Posterize"),
+  .description = N_("Round each color channel to a multiple of 1 / levels, on "
+                    "sRGB-curved values; alpha kept"),
+  .format      = "R~G~B~A float",
+  .default_pixels_per_item = 1,
+  .narrow_pixels_per_item  = 4,
+  .params      = tl_tone_posterize_params,
+  .n_params    = G_N_ELEMENTS (tl_tone_posterize_params),
+  .program     = "tone",
+  .kernels     = tl_tone_posterize_kernels,
+  .check       = tl_tone_posterize_check,
+  .reference   = tl_tone_posterize_reference,
+  .run_cl      = tl_tone_posterize_cl,
 };

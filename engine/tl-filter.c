@@ -12,6 +12,11 @@
 #include "tl-error.h"
 #include "tl-filter.h"
 
+/* Belongs with the other families' declarations in tl-filter.h; declared
+ * here until that header is next edited.
+ */
+extern const TlFilter tl_filter_posterize;
+
 static const TlFilter *const tl_filters[] =
 {
   &tl_filter_invert,
@@ -25,6 +30,7 @@ static const TlFilter *const tl_filters[] =
   &tl_filter_edge_sobel,
   &tl_filter_pixelize,
   &tl_filter_unsharp_mask,
+  &tl_filter_posterize,
 };
 
 const TlFilter *const *

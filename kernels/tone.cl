@@ -126,3 +126,50 @@ tl_sepia (global const tl_pixel *in,
   TL_POINT_PIXELS (TL_SEPIA);
 }
 #endif
+
+/* R~G~B~A: GEGL's (int) (a + 0.5) of a = v * levels, the sum in double,
+ * taken exactly in float as tl_tone_posterize_round () in
+ * engine/tl-filter-tone.c does: halves round up, and below -0.5 towards
+ * zero unless the sum is whole.
+ */
+inline float
+tl_posterize_round (float a)
+{
+  float n = floor (a);
+  float r = a - n;
+
+  if (r >= 0.5f)
+    n += 1.0f;
+  if (a < -0.5f && r != 0.5f)
+    n += 1.0f;
+  return n;
+}
+
+/* Each colour channel a multiple of step (the host's 1 / levels), alpha
+ * kept.
+ */
+inline float4
+tl_posterize_pixel (float4 v,
+                    float  levels,
+                    float  step)
+{
+  return (float4) (tl_posterize_round (v.x * levels) * step,
+                   tl_posterize_round (v.y * levels) * step,
+                   tl_posterize_round (v.z * levels) * step,
+                   v.w);
+}
+
+#define TL_POSTERIZE(v) tl_posterize_pixel (v, levels, step)
+
+#if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_posterize)
+kernel void
+tl_posterize (global const tl_pixel *in,
+              global tl_pixel       *out,
+              TlDispatch             d,
+              global const float    *codec,
+              float                  levels,
+              float                  step)
+{
+  TL_POINT_PIXELS (TL_POSTERIZE);
+}
+#endif

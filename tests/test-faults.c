@@ -1,11 +1,12 @@
 /* ThreadLens tests: every OpenCL call a run makes, made to fail in turn.
  *
- * For each filter, a clean run counts the calls that opening a device and
- * filtering a crop of a photo make; then each call N fails once
- * (tl-fault.h) and the run must end either in an error that says what
- * failed, or in exactly the clean run's pixels.  The overlay kernel gets
- * the same walk, and the program build path is failed by name.  Under the
- * sanitizer suite the same walk checks that no failure path leaks.
+ * For each filter of the registry, a clean run counts the calls that
+ * opening a device and filtering a crop of a photo make; then each call N
+ * fails once (tl-fault.h) and the run must end either in an error that
+ * says what failed, or in exactly the clean run's pixels.  The overlay
+ * kernel gets the same walk, and the program build path is failed by
+ * name.  Under the sanitizer suite the same walk checks that no failure
+ * path leaks.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -52,6 +53,20 @@ static const FaultCase fault_cases[] =
 };
 
 static TlImage *photo;
+
+/* Whether the table names FILTER; the registry's other filters get a
+ * case of their own: their defaults, the seed shape, uniform.
+ */
+static gboolean
+table_names (const gchar *filter)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (fault_cases); i++)
+    if (strcmp (fault_cases[i].filter, filter) == 0)
+      return TRUE;
+  return FALSE;
+}
 
 /* A crop of coffee.png as an 8-bit layer would send it: odd sizes, so
  * emulated launches split into several.
@@ -315,7 +330,9 @@ main (int    argc,
   g_autoptr(GError) error = NULL;
   g_autofree gchar *cache = g_dir_make_tmp ("threadlens-faults-XXXXXX", NULL);
   g_autofree gchar *path  = NULL;
-  guint             i;
+  g_autoptr(GPtrArray) extra = g_ptr_array_new_with_free_func (g_free);
+  const TlFilter *const *filters;
+  guint             n_filters, i;
   int               status;
 
   g_test_init (&argc, &argv, NULL);
@@ -334,6 +351,19 @@ main (int    argc,
 
       g_test_add_data_func (test, &fault_cases[i], test_filter_faults);
     }
+  filters = tl_filter_list (&n_filters);
+  for (i = 0; i < n_filters; i++)
+    if (! table_names (filters[i]->name))
+      {
+        FaultCase        *c    = g_new0 (FaultCase, 1);
+        g_autofree gchar *test = g_strdup_printf ("/faults/%s", filters[i]->name);
+
+        c->filter = filters[i]->name;
+        c->shape  = "seed";
+        c->mode   = TL_MODE_UNIFORM;
+        g_ptr_array_add (extra, c);
+        g_test_add_data_func (test, c, test_filter_faults);
+      }
   g_test_add_func ("/faults/overlay", test_overlay_faults);
   g_test_add_func ("/faults/build", test_build_faults);
   g_test_add_func ("/faults/no-platform", test_no_platform);

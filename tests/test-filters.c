@@ -1,6 +1,13 @@
 /* ThreadLens tests: every filter's OpenCL output against its C reference,
  * on the real photos, under every dispatch mode, shape, swizzle and number
  * of pixels per work-item, for each storage a layer can travel in.
+ *
+ * The table below holds the cases chosen by hand (settings, photos and
+ * tolerances that matter); every filter of the registry that it leaves
+ * without a float or a narrow-storage case gets one more, its defaults on
+ * coffee.png, held exactly to its reference.  The README's filter table is
+ * held to the registry too.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
@@ -99,6 +106,11 @@ static const FilterCase filter_cases[] =
   { "unsharp-mask", { "std-dev=2", "scale=1.5" }, "coffee.png", 1.0, FALSE,
     "R'G'B'A u8" },
 };
+
+/* Where the table leaves a filter without a case in float storage or in
+ * a narrow one, the registry adds one in each layer format here.
+ */
+static const gchar *const registry_layers[] = { NULL, "R'G'B'A u8" };
 
 static const gchar *const shapes[] =
 {
@@ -339,6 +351,98 @@ test_driver_shape (void)
   unprepare (&p);
 }
 
+/* Whether the table has a case for FILTER in LAYER's kind of storage:
+ * floats (NULL) or narrower.
+ */
+static gboolean
+table_covers (const gchar *filter,
+              const gchar *layer)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (filter_cases); i++)
+    if (strcmp (filter_cases[i].filter, filter) == 0 &&
+        (filter_cases[i].layer == NULL) == (layer == NULL))
+      return TRUE;
+  return FALSE;
+}
+
+/* Every filter of the registry is tested, by the table or by a case of
+ * its own: these are the cases for what the table leaves out.
+ */
+static GPtrArray *
+registry_cases (void)
+{
+  GPtrArray             *cases = g_ptr_array_new_with_free_func (g_free);
+  guint                  n_filters, i, j;
+  const TlFilter *const *filters = tl_filter_list (&n_filters);
+
+  for (i = 0; i < n_filters; i++)
+    for (j = 0; j < G_N_ELEMENTS (registry_layers); j++)
+      {
+        FilterCase *c;
+
+        if (table_covers (filters[i]->name, registry_layers[j]))
+          continue;
+        c = g_new0 (FilterCase, 1);
+        c->filter    = filters[i]->name;
+        c->photo     = "coffee.png";
+        c->tolerance = 0.0;
+        c->layer     = registry_layers[j];
+        g_ptr_array_add (cases, c);
+      }
+  return cases;
+}
+
+/* The README's filter table names exactly the registry's filters. */
+static void
+test_readme_table (void)
+{
+  g_autofree gchar *path  = g_test_build_filename (G_TEST_DIST, "..",
+                                                   "README.md", NULL);
+  g_autofree gchar *text  = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GHashTable) rows = g_hash_table_new_full (g_str_hash, g_str_equal,
+                                                      g_free, NULL);
+  g_auto(GStrv)     lines = NULL;
+  const TlFilter *const *filters;
+  guint             n_filters, i;
+  gboolean          inside = FALSE;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, &error));
+  g_assert_no_error (error);
+
+  /* Rows "| `name` | ..." between "## Filters" and the next section. */
+  lines = g_strsplit (text, "\n", -1);
+  for (i = 0; lines[i]; i++)
+    {
+      if (g_str_has_prefix (lines[i], "## "))
+        inside = strcmp (lines[i], "## Filters") == 0;
+      else if (inside && g_str_has_prefix (lines[i], "| `"))
+        {
+          const gchar *name = lines[i] + 3;
+          const gchar *end  = strchr (name, '`');
+
+          g_assert_nonnull (end);
+          g_hash_table_add (rows, g_strndup (name, end - name));
+        }
+    }
+
+  filters = tl_filter_list (&n_filters);
+  for (i = 0; i < n_filters; i++)
+    if (! g_hash_table_contains (rows, filters[i]->name))
+      g_error ("README.md's filter table has no row for %s", filters[i]->name);
+  for (i = 0; i < n_filters; i++)
+    g_hash_table_remove (rows, filters[i]->name);
+  if (g_hash_table_size (rows) > 0)
+    {
+      GList *extra = g_hash_table_get_keys (rows);
+
+      g_error ("README.md's filter table has a row for %s, which the "
+               "registry does not know", (const gchar *) extra->data);
+    }
+}
+
 /* Values out of range never reach the device. */
 static void
 test_bad_values (void)
@@ -387,6 +491,7 @@ main (int    argc,
 {
   g_autoptr(GError) error = NULL;
   g_autofree gchar *cache = g_dir_make_tmp ("threadlens-filters-XXXXXX", NULL);
+  g_autoptr(GPtrArray) extra = NULL;
   guint             i;
   int               status;
 
@@ -412,6 +517,18 @@ main (int    argc,
 
       g_test_add_data_func (path, &filter_cases[i], test_filter);
     }
+  extra = registry_cases ();
+  for (i = 0; i < extra->len; i++)
+    {
+      const FilterCase *c     = g_ptr_array_index (extra, i);
+      g_autofree gchar *layer = g_strdelimit (g_strdup (c->layer ? c->layer :
+                                                         "float"), " '", '-');
+      g_autofree gchar *path  = g_strdup_printf ("/filters/%s/%s/%s/registry",
+                                                 c->filter, c->photo, layer);
+
+      g_test_add_data_func (path, c, test_filter);
+    }
+  g_test_add_func ("/filters/readme-table", test_readme_table);
   g_test_add_func ("/filters/driver-shape", test_driver_shape);
   g_test_add_func ("/filters/bad-values", test_bad_values);
 

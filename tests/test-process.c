@@ -1,10 +1,11 @@
 /* ThreadLens tests: filtering a region of a buffer, in tiles.
  *
- * For every filter on a real photo: the layer in small tiles equals the
- * layer in one piece, bit for bit; a selection's region equals the same
- * pixels of the whole layer's result (its halo comes from the layer);
- * and with no OpenCL device the C reference gives the same pixels as the
- * reference itself.
+ * For every filter of the registry (with the table's settings, or its
+ * defaults where the table does not name it) on a real photo: the layer
+ * in small tiles equals the layer in one piece, bit for bit; a
+ * selection's region equals the same pixels of the whole layer's result
+ * (its halo comes from the layer); and with no OpenCL device the C
+ * reference gives the same pixels as the reference itself.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -45,6 +46,20 @@ static const ProcessCase process_cases[] =
 
 static TlContext *context;
 static TlImage   *photo;
+
+/* Whether the table names FILTER; the registry's other filters get a
+ * case of their own, with their defaults on an 8-bit layer.
+ */
+static gboolean
+table_names (const gchar *filter)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (process_cases); i++)
+    if (strcmp (process_cases[i].filter, filter) == 0)
+      return TRUE;
+  return FALSE;
+}
 
 static GeglBuffer *
 layer_of (const gchar *format)
@@ -248,7 +263,9 @@ main (int    argc,
   g_autoptr(GError) error = NULL;
   g_autofree gchar *cache = g_dir_make_tmp ("threadlens-process-XXXXXX", NULL);
   g_autofree gchar *path  = NULL;
-  guint             i;
+  g_autoptr(GPtrArray) extra = g_ptr_array_new_with_free_func (g_free);
+  const TlFilter *const *filters;
+  guint             n_filters, i;
   int               status;
 
   g_test_init (&argc, &argv, NULL);
@@ -272,6 +289,19 @@ main (int    argc,
 
       g_test_add_data_func (test, &process_cases[i], test_process);
     }
+  filters = tl_filter_list (&n_filters);
+  for (i = 0; i < n_filters; i++)
+    if (! table_names (filters[i]->name))
+      {
+        ProcessCase      *c    = g_new0 (ProcessCase, 1);
+        g_autofree gchar *test = g_strdup_printf ("/process/%s/registry",
+                                                  filters[i]->name);
+
+        c->filter = filters[i]->name;
+        c->layer  = "R'G'B' u8";
+        g_ptr_array_add (extra, c);
+        g_test_add_data_func (test, c, test_process);
+      }
   g_test_add_func ("/process/on-cpu", test_on_cpu);
   g_test_add_func ("/process/bad-region", test_bad_region);
   g_test_add_func ("/process/thin-regions", test_thin_regions);

@@ -839,8 +839,9 @@ test_thread_map (void)
   destroy (dialog, panel);
 }
 
-/* Mnemonics: unique, and none of the letters the buttons of either
- * host's dialog take (OK, Cancel, Reset, Help; GIMP 3's Load and Save).
+/* Mnemonics, in every filter's dialog: unique, and none of the letters
+ * the buttons of either host's dialog take (OK, Cancel, Reset, Help;
+ * GIMP 3's Load and Save).
  */
 static void
 collect_mnemonics (GtkWidget  *widget,
@@ -870,13 +871,14 @@ collect_mnemonics (GtkWidget  *widget,
 static void
 test_mnemonics (void)
 {
-  static const gchar *filters[] = { "invert", "color-matrix", "gaussian-blur" };
-  guint i;
+  const TlFilter *const *filters;
+  guint                  n_filters, i;
 
-  for (i = 0; i < G_N_ELEMENTS (filters); i++)
+  filters = tl_filter_list (&n_filters);
+  for (i = 0; i < n_filters; i++)
     {
       GeglRectangle     region = photo_region ();
-      const TlFilter   *filter = tl_filter_lookup (filters[i], NULL);
+      const TlFilter   *filter = filters[i];
       g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
       g_autoptr(GHashTable) panel_seen = g_hash_table_new (NULL, NULL);
       TlHostSettings    settings;
@@ -897,7 +899,7 @@ test_mnemonics (void)
       for (; *reserved; reserved++)
         if (g_hash_table_contains (panel_seen, GUINT_TO_POINTER ((guint) *reserved)))
           g_error ("%s: the panel uses '%c', which a dialog button takes",
-                   filters[i], *reserved);
+                   filter->name, *reserved);
 
       destroy (dialog, panel);
     }
