@@ -17,6 +17,13 @@ packages="meson ninja-build pkg-config gcc libc6-dev libglib2.0-dev
           debootstrap
           clang"
 
+# GIMP 3's development files where the distribution has them and no
+# longer packages GIMP 2.10's (Debian 13, Ubuntu 25.04).
+if ! apt-cache show libgimp2.0-dev >/dev/null 2>&1 &&
+   apt-cache show libgimp-3.0-dev >/dev/null 2>&1; then
+  packages=$(echo "$packages" | sed 's/libgimp2.0-dev/libgimp-3.0-dev/')
+fi
+
 missing=""
 for package in $packages; do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed"; then

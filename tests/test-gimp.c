@@ -685,16 +685,18 @@ load (const gchar *path,
   return tl_image_get_pixels (image, "R'G'B'A float");
 }
 
-/* `threadlens apply` on the check's photo with OPTIONS. */
+/* `threadlens apply` on the file IN with OPTIONS; the output is named
+ * after LABEL.
+ */
 static gchar *
-cli_apply (const GimpCheck     *check,
-           const gchar         *filter,
-           const gchar *const  *options)
+cli_apply_file (const gchar        *filter,
+                const gchar *const *options,
+                const gchar        *in,
+                const gchar        *label)
 {
   g_autoptr(GPtrArray) argv   = g_ptr_array_new ();
   g_autoptr(GError)    error  = NULL;
-  g_autofree gchar    *in     = photo (check->photo);
-  g_autofree gchar    *name   = g_strconcat ("cli-", check->name, ".png", NULL);
+  g_autofree gchar    *name   = g_strconcat ("cli-", label, ".png", NULL);
   g_autofree gchar    *report = NULL;
   g_autofree gchar    *err    = NULL;
   gchar               *out    = work_file (name);
@@ -706,7 +708,7 @@ cli_apply (const GimpCheck     *check,
   g_ptr_array_add (argv, (gpointer) filter);
   for (i = 0; options[i]; i++)
     g_ptr_array_add (argv, (gpointer) options[i]);
-  g_ptr_array_add (argv, in);
+  g_ptr_array_add (argv, (gpointer) in);
   g_ptr_array_add (argv, out);
   g_ptr_array_add (argv, NULL);
 
@@ -715,6 +717,17 @@ cli_apply (const GimpCheck     *check,
   if (! g_spawn_check_wait_status (status, NULL))
     g_error ("threadlens apply %s: %s", filter, err);
   return out;
+}
+
+/* `threadlens apply` on the check's photo with OPTIONS. */
+static gchar *
+cli_apply (const GimpCheck     *check,
+           const gchar         *filter,
+           const gchar *const  *options)
+{
+  g_autofree gchar *in = photo (check->photo);
+
+  return cli_apply_file (filter, options, in, check->name);
 }
 
 static gdouble
@@ -935,16 +948,38 @@ test_selection_thin (gconstpointer data)
 {
   const GimpCheck   *check     = data;
   g_autofree gchar  *orig_path = photo (check->photo);
-  g_autofree gchar  *want_path = cli_apply (check, check->filter, check->cli);
+  g_autofree gchar  *want_path = NULL;
   g_autofree gchar  *got_path  = check_output (check);
   g_autofree gfloat *orig = NULL, *want = NULL, *got = NULL;
   GeglRectangle      rect;
-  guint              w, h, x, y, inside = 0;
+  guint              w, h, ww, wh, x, y, inside = 0;
+  gint               dx = 0, dy = 0;
 
   g_assert_cmpint (sscanf (strstr (check->before, "REPLACE"), "REPLACE %d %d %d %d",
                            &rect.x, &rect.y, &rect.width, &rect.height), ==, 4);
+#if TL_GIMP_VERSION == 2
+  want_path = cli_apply (check, check->filter, check->cli);
+#else
+  {
+    /* In-core, GIMP 3 gives the operation the selection's bounds as its
+     * whole image (GimpDrawableFilter's selection region), as it does
+     * its own filters: the halo clamps at those bounds.
+     */
+    g_autoptr(GError)  error = NULL;
+    g_autoptr(TlImage) whole = tl_image_load (orig_path, &error);
+    g_autoptr(TlImage) part  = NULL;
+    g_autofree gchar  *crop  = work_file ("crop-of-photo.png");
+
+    g_assert_no_error (error);
+    part = tl_image_new_from_buffer (tl_image_get_buffer (whole), &rect);
+    g_assert_true (tl_image_save (part, crop, &error));
+    want_path = cli_apply_file (check->filter, check->cli, crop, check->name);
+    dx = rect.x;
+    dy = rect.y;
+  }
+#endif
   orig = load (orig_path, &w, &h);
-  want = load (want_path, &w, &h);
+  want = load (want_path, &ww, &wh);
   got  = load (got_path, &w, &h);
 
   for (y = 0; y < h; y++)
@@ -954,8 +989,10 @@ test_selection_thin (gconstpointer data)
 
         if (gegl_rectangle_contains (&rect, &(GeglRectangle) { x, y, 1, 1 }))
           {
-            if (max_difference (got + i, want + i, 4) > 1.0 / 255.0 + 1e-6)
-              g_error ("pixel %u,%u: not filtered as in the whole photo", x, y);
+            gsize j = ((gsize) (y - dy) * ww + (x - dx)) * 4;
+
+            if (max_difference (got + i, want + j, 4) > 1.0 / 255.0 + 1e-6)
+              g_error ("pixel %u,%u: not filtered as `threadlens apply` does", x, y);
             inside += max_difference (got + i, orig + i, 4) > 0.0;
           }
         else if (max_difference (got + i, orig + i, 4) != 0.0)
@@ -963,8 +1000,11 @@ test_selection_thin (gconstpointer data)
             g_error ("pixel %u,%u outside the selection changed", x, y);
           }
       }
-  /* The filter did change the selected pixels. */
-  g_assert_cmpuint (inside, >=, (guint) (rect.width * rect.height + 1) / 2);
+  /* The filter did change the selected pixels (a one-pixel image in
+   * GIMP 3 blurs to itself).
+   */
+  if (rect.width * rect.height > 1 || TL_GIMP_VERSION == 2)
+    g_assert_cmpuint (inside, >=, (guint) (rect.width * rect.height + 1) / 2);
 }
 
 /* A program cache whose every entry is garbage: the command line fills
