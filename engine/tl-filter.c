@@ -12,11 +12,6 @@
 #include "tl-error.h"
 #include "tl-filter.h"
 
-/* Belongs with the other families' declarations in tl-filter.h; declared
- * here until that header is next edited.
- */
-extern const TlFilter tl_filter_posterize;
-
 static const TlFilter *const tl_filters[] =
 {
   &tl_filter_invert,

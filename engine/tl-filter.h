@@ -178,6 +178,7 @@ extern const TlFilter tl_filter_box_blur;
 extern const TlFilter tl_filter_edge_sobel;
 extern const TlFilter tl_filter_pixelize;
 extern const TlFilter tl_filter_unsharp_mask;
+extern const TlFilter tl_filter_posterize;
 
 G_END_DECLS
 
