@@ -28,6 +28,11 @@
 #include "tl-image.h"
 #include "tl-process.h"
 
+/* More OpenCL calls than one invert through the module makes from a
+ * cold start (about 50 on PoCL), so that the walk passes the last.
+ */
+#define TL_TEST_FAULT_CALLS 80
+
 /* A photo crop with odd sides, so edge groups are partial. */
 static const GeglRectangle crop = { 0, 0, 157, 101 };
 
@@ -320,7 +325,9 @@ test_thread_map (void)
  */
 static void
 run_child (const gchar    *name,
-           const Dispatch *dispatch)
+           const Dispatch *dispatch,
+           gint           *reference_out,
+           gint           *input_out)
 {
   g_autoptr(GError)     error    = NULL;
   const TlFilter       *filter   = tl_filter_lookup (name, &error);
@@ -340,6 +347,10 @@ run_child (const gchar    *name,
   same_pixels (expected, result, &crop, &to_reference);
   same_pixels (layer, result, &crop, &to_input);
   g_print ("reference %d input %d\n", to_reference, to_input);
+  if (reference_out)
+    *reference_out = to_reference;
+  if (input_out)
+    *input_out = to_input;
 }
 
 /* An ICD whose clIcdGetPlatformIDsKHR calls abort (): only the safety
@@ -358,7 +369,7 @@ test_aborting_icd (void)
       /* Read by the ICD loader in the safety check's process. */
       g_assert_true (g_file_set_contents (file, line, -1, NULL));
       g_setenv ("OCL_ICD_VENDORS", vendors, TRUE);
-      run_child ("invert", NULL);
+      run_child ("invert", NULL, NULL, NULL);
       return;
     }
   g_test_trap_subprocess (NULL, 120 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDIN);
@@ -377,13 +388,45 @@ test_fault (void)
     {
       /* Read once, at the module's first OpenCL call. */
       g_setenv ("THREADLENS_FAULT", "clCreateBuffer", TRUE);
-      run_child ("gaussian-blur", NULL);
+      run_child ("gaussian-blur", NULL, NULL, NULL);
       return;
     }
   g_test_trap_subprocess (NULL, 120 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDIN);
   g_test_trap_assert_passed ();
   g_test_trap_assert_stdout ("*reference 0 input *");
   g_test_trap_assert_stderr ("*C reference*");
+}
+
+/* The fault walk: the N-th OpenCL call of the module fails, for every N
+ * up to past a whole run (platforms, devices, context, program, buffers,
+ * launches, reads).  The process lives, and the pixels are the filter's
+ * (OpenCL, or the C reference standing in) or the input's, never garbage.
+ */
+static void
+test_fault_walk (void)
+{
+  guint n;
+
+  if (g_test_subprocess ())
+    {
+      gint to_reference, to_input;
+
+      run_child ("invert", NULL, &to_reference, &to_input);
+      g_assert_true (to_reference == 0 || to_input == 0);
+      return;
+    }
+  for (n = 1; n <= TL_TEST_FAULT_CALLS; n++)
+    {
+      g_autofree gchar *spec = g_strdup_printf ("%u", n);
+
+      /* Children inherit it; this process read its own long ago. */
+      g_setenv ("THREADLENS_FAULT", spec, TRUE);
+      g_test_trap_subprocess (NULL, 120 * G_USEC_PER_SEC,
+                              G_TEST_SUBPROCESS_INHERIT_STDIN);
+      g_test_trap_assert_passed ();
+      g_test_trap_assert_stdout ("*reference * input *");
+    }
+  g_unsetenv ("THREADLENS_FAULT");
 }
 
 /* A shape over the device's limit: the pixels stay as they were, and
@@ -396,7 +439,7 @@ test_refused (void)
 
   if (g_test_subprocess ())
     {
-      run_child ("sepia", &huge);
+      run_child ("sepia", &huge, NULL, NULL);
       return;
     }
   g_test_trap_subprocess (NULL, 120 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDIN);
@@ -457,6 +500,7 @@ main (int    argc,
   g_test_add_func ("/gegl-module/thread-map", test_thread_map);
   g_test_add_func ("/gegl-module/refused-dispatch", test_refused);
   g_test_add_func ("/gegl-module/fault", test_fault);
+  g_test_add_func ("/gegl-module/fault-walk", test_fault_walk);
   if (icd)
     g_test_add_func ("/gegl-module/aborting-icd", test_aborting_icd);
   else
