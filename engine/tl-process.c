@@ -235,6 +235,9 @@ tl_process_region (TlContext           *context,
                    (guint) MAX (region->height, 0));
       return FALSE;
     }
+  /* Tiles are written from buffers of the source's pixels. */
+  g_return_val_if_fail (gegl_rectangle_contains (gegl_buffer_get_extent (source),
+                                                 region), FALSE);
   if (! tl_filter_check_values (filter, values, error))
     return FALSE;
 

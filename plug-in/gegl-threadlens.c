@@ -427,6 +427,7 @@ tl_gegl_filter_region (TlGeglOp             *op,
   g_autofree gchar    *warning = NULL;
   g_autofree guint8   *pixels  = NULL;
   g_autoptr(GError)    failed  = NULL;
+  GeglRectangle        region;  /* ROI within the scaled input */
   gboolean             ok;
 
   if (level == 0)
@@ -445,6 +446,9 @@ tl_gegl_filter_region (TlGeglOp             *op,
       scaled.y      = (gint) floor ((gdouble) bounds.y / scale);
       scaled.width  = (gint) ceil ((gdouble) (bounds.x + bounds.width) / scale) - scaled.x;
       scaled.height = (gint) ceil ((gdouble) (bounds.y + bounds.height) / scale) - scaled.y;
+      if (! gegl_rectangle_intersect (&region, roi, &scaled))
+        return TRUE;
+      roi  = &region;
       need = *roi;
       need.x -= halo;
       need.y -= halo;
@@ -539,7 +543,17 @@ tl_gegl_process (GeglOperation       *operation,
   TlGeglOpClass     *klass = TL_GEGL_OP_GET_CLASS (operation);
   g_autoptr(GError)  error = NULL;
   TlHostSettings     settings;
+  GeglRectangle      bounds = tl_gegl_get_bounding_box (operation);
+  GeglRectangle      inside;
   gboolean           ok;
+
+  /* GEGL may ask beyond the input (a processor's chunks, tile-aligned
+   * requests); there is nothing there, as for GEGL's own filters.
+   */
+  if (level == 0 && ! gegl_rectangle_intersect (&inside, roi, &bounds))
+    return TRUE;
+  if (level == 0)
+    roi = &inside;
 
   tl_gegl_check_platforms ();
 

@@ -390,6 +390,17 @@ threadlens3_dialog (GimpProcedure       *procedure,
   gtk_box_pack_start (GTK_BOX (gtk_dialog_get_content_area (GTK_DIALOG (state.dialog))),
                       panel, TRUE, TRUE, 0);
   gtk_widget_show (panel);
+  /* GIMP 3's own choice, beside the panel: merge, or keep editable. */
+  if (filter)
+    {
+      GtkWidget *toggle;
+
+      toggle = gimp_procedure_dialog_get_widget (GIMP_PROCEDURE_DIALOG (state.dialog),
+                                                 "non-destructive", G_TYPE_NONE);
+      gtk_box_pack_start (GTK_BOX (gtk_dialog_get_content_area (GTK_DIALOG (state.dialog))),
+                          toggle, FALSE, FALSE, 0);
+      gtk_widget_show (toggle);
+    }
 
   g_signal_connect (panel, "changed",
                     G_CALLBACK (threadlens3_panel_changed), &state);
