@@ -63,7 +63,8 @@ tl_host_bound_cache (void)
  * in its own process, so that a refusal leaves the layer untouched and
  * says why.  The settings' values, then the dispatch against the device
  * (the kernels built, the shape within their limits).  With no OpenCL
- * platform at all the operation runs the C reference: WARNING says so.
+ * platform at all the operation runs the C reference: WARNING says so,
+ * and a thread map (which needs a device) is refused.
  */
 static gboolean
 tl_host_check_in_core (const TlFilter       *filter,
@@ -73,7 +74,6 @@ tl_host_check_in_core (const TlFilter       *filter,
                        gchar               **warning,
                        GError              **error)
 {
-  g_autoptr(GError)  missing = NULL;
   g_autoptr(TlCodec) codec   = NULL;
   TlContext         *context;
   TlChoice           choice;
@@ -81,20 +81,12 @@ tl_host_check_in_core (const TlFilter       *filter,
   TlPlan             plan;
 
   if (! tl_host_settings_to_choice (settings, &choice, error) ||
-      ! tl_filter_check_values (filter, settings->values, error))
+      ! tl_filter_check_values (filter, settings->values, error) ||
+      ! tl_host_open_device (settings, filter, settings->overlay > 0,
+                             &context, warning, error))
     return FALSE;
-
-  context = tl_host_get_context (settings, &missing);
   if (context == NULL)
-    {
-      if (! tl_process_can_fall_back (missing))
-        {
-          g_propagate_error (error, g_steal_pointer (&missing));
-          return FALSE;
-        }
-      *warning = tl_process_fallback_text (filter, missing);
-      return TRUE;
-    }
+    return TRUE;
 
   codec = tl_codec_new (gegl_buffer_get_format (source), filter->format, error);
   return codec && tl_run_plan_filter (context, filter, codec, &choice,
@@ -168,13 +160,6 @@ tl_host_apply_in_core (const TlHostGimp     *gimp,
       area.width  += 2 * halo;
       area.height += 2 * halo;
       gegl_rectangle_intersect (&area, &area, gegl_buffer_get_extent (source));
-      if (warning)
-        {
-          g_set_error (error, TL_ERROR, TL_ERROR_NO_PLATFORM,
-                       _("the thread map needs an OpenCL device: %s"),
-                       warning);
-          return FALSE;
-        }
       if (! tl_host_thread_map_for (settings, filter, source, &area,
                                     gimp->progress, NULL, &overlay, error))
         return FALSE;

@@ -620,6 +620,38 @@ tl_host_get_context (const TlHostSettings *settings,
   return result;
 }
 
+/* The context for SETTINGS' device.  With no OpenCL platform at all,
+ * CONTEXT is NULL and FILTER runs its C reference: WARNING (when given)
+ * says so; unless NEED_DEVICE (a thread map), which makes it an error.
+ * FALSE with ERROR for every other failure.
+ */
+gboolean
+tl_host_open_device (const TlHostSettings *settings,
+                     const TlFilter       *filter,
+                     gboolean              need_device,
+                     TlContext           **context,
+                     gchar               **warning,
+                     GError              **error)
+{
+  g_autoptr(GError) missing = NULL;
+
+  g_return_val_if_fail (settings != NULL && filter != NULL && context != NULL, FALSE);
+
+  *context = tl_host_get_context (settings, &missing);
+  if (*context)
+    return TRUE;
+  if (! tl_process_can_fall_back (missing) || need_device)
+    {
+      if (need_device)
+        g_prefix_error (&missing, _("the thread map needs an OpenCL device: "));
+      g_propagate_error (error, g_steal_pointer (&missing));
+      return FALSE;
+    }
+  if (warning)
+    *warning = tl_process_fallback_text (filter, missing);
+  return TRUE;
+}
+
 void
 tl_host_overlay_clear (TlHostOverlay *overlay)
 {
@@ -771,7 +803,6 @@ tl_host_process (const TlHostSettings *settings,
                  GError              **error)
 {
   TlContext           *context;
-  g_autoptr(GError)    missing = NULL;
   g_autofree gchar    *message = NULL;
   gboolean             map     = overlay && settings->overlay > 0;
   TlHostTileProgress   tiles;
@@ -787,18 +818,10 @@ tl_host_process (const TlHostSettings *settings,
     return FALSE;
 
   tl_host_report (progress, progress_data, 0.05, _("ThreadLens: preparing OpenCL"));
-  context = tl_host_get_context (settings, &missing);
+  if (! tl_host_open_device (settings, filter, map, &context, warning, error))
+    return FALSE;
   if (context == NULL)
     {
-      if (! tl_process_can_fall_back (missing) || map)
-        {
-          if (map)
-            g_prefix_error (&missing, _("the thread map needs an OpenCL device: "));
-          g_propagate_error (error, g_steal_pointer (&missing));
-          return FALSE;
-        }
-      if (warning)
-        *warning = tl_process_fallback_text (filter, missing);
       /* TRANSLATORS: ThreadLens: FILTER on the CPU */
       message = g_strdup_printf (_("ThreadLens: %s on the CPU"), _(filter->label));
     }

@@ -168,6 +168,12 @@ gboolean         tl_host_settings_to_choice (const TlHostSettings *settings,
 void             tl_host_set_opencl_off   (const gchar          *why);
 TlContext       *tl_host_get_context      (const TlHostSettings *settings,
                                            GError              **error);
+gboolean         tl_host_open_device      (const TlHostSettings *settings,
+                                           const TlFilter       *filter,
+                                           gboolean              need_device,
+                                           TlContext           **context,
+                                           gchar               **warning,
+                                           GError              **error);
 
 gboolean         tl_host_thread_map       (const TlHostSettings *settings,
                                            GeglBuffer           *source,
