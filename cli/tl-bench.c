@@ -2,9 +2,10 @@
  *
  * Every case is timed from OpenCL events (kernel time only, transfers
  * apart): one warm-up, then the median of RUNS.  Each is reported against
- * two baselines measured in the same process: the device's copy bandwidth
- * (clEnqueueCopyBuffer of the image in its storage) and the driver's own
- * choice of local size.
+ * baselines measured in the same process: the one-pass copy (a kernel
+ * reading the image once and writing it once in its storage, the floor
+ * for any filter), the device's copy bandwidth (clEnqueueCopyBuffer) and
+ * the driver's own choice of local size.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -43,6 +44,7 @@ typedef struct
   gsize                 bytes_moved;
   gdouble               copy_ms;
   gdouble               copy_gbps;
+  gdouble               pass_ms;
   gdouble               driver_ms;
 } TlBench;
 
@@ -77,10 +79,14 @@ tl_bench_pad (const gchar *text,
   return g_string_free (padded, FALSE);
 }
 
-/* Median time of copying SIZE bytes device to device. */
+/* Median time of copying SIZE bytes device to device: by the driver's
+ * clEnqueueCopyBuffer, or (KERNEL) by the one-pass copy kernel with the
+ * driver's local size.
+ */
 static gboolean
 tl_bench_copy_ms (TlContext *context,
                   gsize      size,
+                  gboolean   kernel,
                   guint      runs,
                   gdouble   *median,
                   GError   **error)
@@ -88,10 +94,19 @@ tl_bench_copy_ms (TlContext *context,
   cl_context        cl     = tl_context_get_cl (context);
   cl_command_queue  queue  = tl_context_get_queue (context);
   g_autofree gdouble *samples = g_new (gdouble, runs);
+  cl_kernel         copy   = NULL;
+  cl_int            count  = size / 16;
+  gsize             global = (count + 255) / 256 * 256;
   cl_mem            a, b;
   cl_int            status = CL_SUCCESS;
   guint             i;
 
+  if (kernel)
+    {
+      copy = tl_context_get_kernel (context, "copy", "tl_copy_pass", error);
+      if (copy == NULL)
+        return FALSE;
+    }
   a = TL_CL_NEW (clCreateBuffer, &status, cl, CL_MEM_READ_WRITE, size, NULL);
   if (status != CL_SUCCESS)
     {
@@ -105,13 +120,26 @@ tl_bench_copy_ms (TlContext *context,
       tl_cl_set_error (error, status, _("allocating the copy baseline's buffers"));
       return FALSE;
     }
+  if (kernel)
+    {
+      status = TL_CL (clSetKernelArg, copy, 0, sizeof (cl_mem), &a);
+      if (status == CL_SUCCESS)
+        status = TL_CL (clSetKernelArg, copy, 1, sizeof (cl_mem), &b);
+      if (status == CL_SUCCESS)
+        status = TL_CL (clSetKernelArg, copy, 2, sizeof (cl_int), &count);
+    }
 
   for (i = 0; i <= runs && status == CL_SUCCESS; i++)
     {
       cl_event event = NULL;
       cl_ulong start = 0, end = 0;
 
-      status = TL_CL (clEnqueueCopyBuffer, queue, a, b, 0, 0, size, 0, NULL, &event);
+      if (kernel)
+        status = TL_CL (clEnqueueNDRangeKernel, queue, copy, 1, NULL, &global,
+                        NULL, 0, NULL, &event);
+      else
+        status = TL_CL (clEnqueueCopyBuffer, queue, a, b, 0, 0, size, 0, NULL,
+                        &event);
       if (status == CL_SUCCESS)
         status = TL_CL (clWaitForEvents, 1, &event);
       if (status == CL_SUCCESS)
@@ -236,6 +264,10 @@ tl_bench_print_json (TlBench           *bench,
   json_builder_add_double_value (builder, bench->copy_gbps);
   json_builder_set_member_name (builder, "ratio_to_copy");
   json_builder_add_double_value (builder, gbps / bench->copy_gbps);
+  json_builder_set_member_name (builder, "one_pass_copy_ms");
+  json_builder_add_double_value (builder, bench->pass_ms);
+  json_builder_set_member_name (builder, "ratio_to_one_pass");
+  json_builder_add_double_value (builder, c->median_ms / bench->pass_ms);
   json_builder_set_member_name (builder, "ratio_to_driver");
   json_builder_add_double_value (builder, c->median_ms / bench->driver_ms);
   json_builder_end_object (builder);
@@ -255,10 +287,11 @@ tl_bench_print_row (TlBench           *bench,
   g_autofree gchar *padded = tl_bench_pad (label, 30, FALSE);
   gdouble           gbps   = bench->bytes_moved / (c->median_ms * 1e6);
 
-  g_print ("%s %-9s %-11s %3u %2u %10.3f %8.1f %7.2f %7.2f\n", padded, shape,
-           tl_mode_to_string (c->choice.mode), c->plan.swizzle,
+  g_print ("%s %-9s %-11s %3u %2u %10.3f %8.1f %7.2f %7.2f %7.2f\n", padded,
+           shape, tl_mode_to_string (c->choice.mode), c->plan.swizzle,
            c->plan.pixels_per_item, c->median_ms, gbps,
-           gbps / bench->copy_gbps, c->median_ms / bench->driver_ms);
+           gbps / bench->copy_gbps, c->median_ms / bench->pass_ms,
+           c->median_ms / bench->driver_ms);
 }
 
 static void
@@ -535,7 +568,9 @@ tl_bench_run (TlContext            *context,
                                               tl_codec_get_pixel_size (codec));
 
   if (! tl_bench_copy_ms (context, n * tl_codec_get_pixel_size (codec),
-                          options->runs, &bench.copy_ms, error))
+                          FALSE, options->runs, &bench.copy_ms, error) ||
+      ! tl_bench_copy_ms (context, n * tl_codec_get_pixel_size (codec),
+                          TRUE, options->runs, &bench.pass_ms, error))
     return FALSE;
   bench.copy_gbps = 2.0 * n * tl_codec_get_pixel_size (codec) /
                     (bench.copy_ms * 1e6);
@@ -589,12 +624,17 @@ tl_bench_run (TlContext            *context,
                options->width, options->height, options->storage,
                options->runs);
       g_print (_("copy baseline: %.3f ms (%.1f GB/s read + write); the filter "
-                 "moves at least %.1f MB\n\n"),
+                 "moves at least %.1f MB\n"),
                bench.copy_ms, bench.copy_gbps, bench.bytes_moved / 1e6);
+      g_print (_("one-pass copy: %.3f ms (a kernel reading the image once and "
+                 "writing it once)\n\n"), bench.pass_ms);
       /* TRANSLATORS: the columns of the benchmark table. */
-      g_print ("%-30s %-9s %-11s %3s %2s %10s %8s %7s %7s\n", _("case"),
+      /* TRANSLATORS: "/copy" is bandwidth against the buffer copy's,
+       * "x 1-pass" the time as a multiple of the one-pass copy's.
+       */
+      g_print ("%-30s %-9s %-11s %3s %2s %10s %8s %7s %7s %7s\n", _("case"),
                _("local"), _("mode"), "swz", "k", _("median ms"), "GB/s",
-               _("/copy"), _("/driver"));
+               _("/copy"), _("x 1-pass"), _("/driver"));
     }
 
   for (i = 0; i < cases->len; i++)
