@@ -31,6 +31,8 @@ tl_filter_gaussian_radius (gdouble std_dev)
 static guint
 tl_blur_halo (const TlValue *values)
 {
+  if (tl_filter_recursive_applies (values[0].v[0]))
+    return TL_FILTER_HALO_WHOLE;
   return tl_filter_gaussian_radius (values[0].v[0]);
 }
 
@@ -225,8 +227,14 @@ tl_blur_reference (const TlFilter      *filter,
                    const TlFloatPixels *pixels)
 {
   gint               radius;
-  g_autofree gfloat *weights = tl_filter_gaussian_weights (values[0].v[0], &radius);
+  g_autofree gfloat *weights = NULL;
 
+  if (tl_filter_recursive_applies (values[0].v[0]))
+    {
+      tl_filter_recursive_reference (values[0].v[0], pixels);
+      return;
+    }
+  weights = tl_filter_gaussian_weights (values[0].v[0], &radius);
   tl_filter_convolve_reference (weights, radius, pixels);
 }
 
@@ -236,8 +244,16 @@ tl_blur_run_cl (TlRun         *run,
                 GError       **error)
 {
   gint               radius;
-  g_autofree gfloat *weights = tl_filter_gaussian_weights (values[0].v[0], &radius);
+  g_autofree gfloat *weights = NULL;
 
+  /* A device without double precision convolves instead: the same blur
+   * within the recursive filter's stated accuracy, not its bits.
+   */
+  if (tl_filter_recursive_applies (values[0].v[0]) &&
+      tl_filter_recursive_supported (tl_run_get_context (run)))
+    return tl_filter_recursive_cl (run, values[0].v[0], error);
+
+  weights = tl_filter_gaussian_weights (values[0].v[0], &radius);
   return tl_filter_convolve_cl (run, weights, radius, "tl_convolve_v", NULL,
                                 NULL, error);
 }

@@ -21,6 +21,12 @@ G_BEGIN_DECLS
 
 #define TL_VALUE_MAX 20
 
+/* A halo wider than any layer: the result at a pixel depends on whole
+ * lines (the recursive Gaussian), so hosts process the layer in one
+ * piece.  Clamped to the layer before use.
+ */
+#define TL_FILTER_HALO_WHOLE (1u << 20)
+
 typedef enum
 {
   TL_PARAM_DOUBLE,      /* one number */
@@ -102,7 +108,9 @@ struct _TlFilter
   const gchar        *program;            /* kernels/<program>.cl */
   const gchar *const *kernels;            /* NULL-terminated */
 
-  /* Pixels outside a region that its result depends on (NULL: none). */
+  /* Pixels outside a region that its result depends on (NULL: none);
+   * TL_FILTER_HALO_WHOLE: every pixel of the layer's lines.
+   */
   guint    (* halo)      (const TlValue   *values);
   /* Checks values beyond their ranges (NULL: nothing to check). */
   gboolean (* check)     (const TlFilter  *filter,
@@ -165,6 +173,20 @@ gboolean              tl_filter_convolve_cl      (TlRun           *run,
 gint                  tl_filter_gaussian_radius  (gdouble          std_dev);
 gfloat               *tl_filter_gaussian_weights (gdouble          std_dev,
                                                   gint            *radius);
+
+/* The recursive Gaussian (tl-filter-recursive.c), which gaussian-blur
+ * takes from TL_RECURSIVE_MIN_STD_DEV up on devices with double
+ * precision.
+ */
+#define TL_RECURSIVE_MIN_STD_DEV 10.0
+
+gboolean              tl_filter_recursive_applies   (gdouble              std_dev);
+gboolean              tl_filter_recursive_supported (TlContext           *context);
+void                  tl_filter_recursive_reference (gdouble              std_dev,
+                                                     const TlFloatPixels *pixels);
+gboolean              tl_filter_recursive_cl        (TlRun               *run,
+                                                     gdouble              std_dev,
+                                                     GError             **error);
 
 /* Filter families register themselves here. */
 extern const TlFilter tl_filter_invert;

@@ -50,21 +50,32 @@ tl_process_tile_setting (void)
 static gint
 tl_process_tile_side (TlContext           *context,
                       const GeglRectangle *region,
+                      const GeglRectangle *extent,
                       guint                halo,
                       gsize                pixel_size,
                       guint                max_tile,
                       GError             **error)
 {
-  guint64 pixels = TL_PROCESS_TILE_BYTES / MAX (pixel_size, 1);
-  guint64 area   = (guint64) (region->width + 2 * halo) *
-                   (region->height + 2 * halo);
-  gint64  side;
+  guint64       pixels = TL_PROCESS_TILE_BYTES / MAX (pixel_size, 1);
+  GeglRectangle grown  = { region->x - (gint) halo, region->y - (gint) halo,
+                           region->width + 2 * (gint) halo,
+                           region->height + 2 * (gint) halo };
+  guint64       area;
+  gint64        side;
+
+  /* What is read: the grown region within the layer. */
+  gegl_rectangle_intersect (&grown, &grown, extent);
+  area = (guint64) grown.width * grown.height;
 
   /* A device that did not say its largest buffer (0) bounds nothing. */
   if (context && tl_context_get_device (context)->max_alloc_size > 0)
     pixels = MIN (pixels, tl_context_get_device (context)->max_alloc_size /
                           TL_PROCESS_DEVICE_PIXEL);
+  /* Tiles whose halo reaches over the whole layer would each read all
+   * of it: one tile, whatever the cap.
+   */
   if (area <= pixels && (max_tile == 0 ||
+                         halo >= (guint) MAX (extent->width, extent->height) ||
                          (region->width <= (gint) max_tile &&
                           region->height <= (gint) max_tile)))
     return G_MAXINT;
@@ -247,9 +258,13 @@ tl_process_region (TlContext           *context,
   report->pixel_size = tl_codec_get_pixel_size (codec);
   report->storage    = tl_codec_storage_name (tl_codec_get_storage (codec));
 
-  halo = tl_filter_halo (filter, values);
-  side = tl_process_tile_side (context, region, halo, report->pixel_size,
-                               max_tile, error);
+  /* A halo beyond the layer reads nothing more: borders clamp. */
+  halo = MIN (tl_filter_halo (filter, values),
+              (guint) MAX (gegl_buffer_get_extent (source)->width,
+                           gegl_buffer_get_extent (source)->height));
+  side = tl_process_tile_side (context, region,
+                               gegl_buffer_get_extent (source), halo,
+                               report->pixel_size, max_tile, error);
   if (side == 0)
     return FALSE;
   side  = MIN (side, MAX (region->width, region->height));

@@ -210,13 +210,13 @@ tl_run_set_row_base (TlRun *run,
  * receives each launch's TlDispatch and, in a filter's kernels, the next
  * argument the codec's table (kernels/tl-pixel.h).
  */
-gboolean
-tl_run_enqueue (TlRun     *run,
-                cl_kernel  kernel,
-                guint      dispatch_arg,
-                GError   **error)
+static gboolean
+tl_run_enqueue_plan (TlRun        *run,
+                     cl_kernel     kernel,
+                     guint         dispatch_arg,
+                     const TlPlan *plan,
+                     GError      **error)
 {
-  const TlPlan *plan = &run->plan;
   TlDispatch    dispatch;
   guint         i;
 
@@ -271,6 +271,58 @@ tl_run_enqueue (TlRun     *run,
     }
 
   return TRUE;
+}
+
+gboolean
+tl_run_enqueue (TlRun     *run,
+                cl_kernel  kernel,
+                guint      dispatch_arg,
+                GError   **error)
+{
+  return tl_run_enqueue_plan (run, kernel, dispatch_arg, &run->plan, error);
+}
+
+/* Issues a pass whose work-items are whole lines (the recursive filters),
+ * LINES of them in one row of groups as wide as the plan's shape, under
+ * its mode.  An image has only thousands of lines, so groups of the
+ * shape's whole size would leave most compute units idle; a swizzle has
+ * nothing to permute in one row of groups.  The kernel's dispatch then
+ * counts lines, not pixels.
+ */
+gboolean
+tl_run_enqueue_lines (TlRun     *run,
+                      cl_kernel  kernel,
+                      guint      dispatch_arg,
+                      guint      lines,
+                      GError   **error)
+{
+  TlLimits limits;
+  TlChoice choice;
+  TlPlan   plan;
+
+  g_return_val_if_fail (run != NULL && kernel != NULL && lines > 0, FALSE);
+
+  if (! tl_context_kernel_limits (run->context, kernel, &limits, error))
+    return FALSE;
+
+  tl_choice_init (&choice);
+  choice.mode            = run->plan.mode;
+  choice.pixels_per_item = 1;
+  if (run->plan.local[0] == 0)
+    {
+      choice.shape_kind = TL_SHAPE_DRIVER;
+    }
+  else
+    {
+      choice.shape_kind = TL_SHAPE_CUSTOM;
+      choice.shape[0]   = MIN (run->plan.local[0],
+                               MIN (limits.max_group_size,
+                                    limits.max_item_size[0]));
+      choice.shape[1]   = 1;
+    }
+
+  return (tl_plan_compute (&limits, &choice, lines, 1, &plan, error) &&
+          tl_run_enqueue_plan (run, kernel, dispatch_arg, &plan, error));
 }
 
 /* FILTER's kernel program for pixels stored as CODEC says (NULL: float in

@@ -95,6 +95,11 @@ gboolean          tl_run_enqueue         (TlRun           *run,
                                           cl_kernel        kernel,
                                           guint            dispatch_arg,
                                           GError         **error);
+gboolean          tl_run_enqueue_lines   (TlRun           *run,
+                                          cl_kernel        kernel,
+                                          guint            dispatch_arg,
+                                          guint            lines,
+                                          GError         **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TlRun, tl_run_free)
 

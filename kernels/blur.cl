@@ -317,3 +317,132 @@ tl_unsharp_v_tiled (global const float4   *blurred,
                     scale);
 }
 #endif
+
+/* The recursive Gaussian (engine/tl-filter-recursive.c, which holds the
+ * C reference doing these operations in this order): one work-item
+ * filters one whole line, forward then backward, in double precision.
+ * COEF holds B, a1..a3 and the 3x3 matrix that starts the backward pass
+ * from the forward pass's end.  Lines are LENGTH pixels, PITCH pixels
+ * from one line's start to the next, STEP between neighbours.  The
+ * columns pass decodes the storage into working floats, the rows pass
+ * filters those in place and encodes its result into the storage.
+ */
+#if defined (cl_khr_fp64) && \
+    (! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_recursive_columns) || \
+     defined (TL_KERNEL_tl_recursive_rows))
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+
+/* The backward pass's first three values beyond the line's end, from the
+ * forward state W1..W3 and the last input U.
+ */
+inline void
+tl_recursive_start (constant double *coef,
+                    double4          w1,
+                    double4          w2,
+                    double4          w3,
+                    double4          u,
+                    double4         *y)
+{
+  double4 d0 = w1 - u, d1 = w2 - u, d2 = w3 - u;
+
+  y[0] = coef[4] * d0 + coef[5] * d1 + coef[6] * d2 + u;
+  y[1] = coef[7] * d0 + coef[8] * d1 + coef[9] * d2 + u;
+  y[2] = coef[10] * d0 + coef[11] * d1 + coef[12] * d2 + u;
+}
+
+/* The forward pass over FIRST's line into SCRATCH (which may be the
+ * input, read before written); leaves the state in Y and the
+ * backward pass's start in START.
+ */
+#define TL_RECURSIVE_FORWARD(LOAD, SCRATCH)                              \
+  do                                                                    \
+    {                                                                   \
+      double4 u  = convert_double4 (LOAD (first + (length - 1) * step)); \
+      double4 w1 = convert_double4 (LOAD (first)), w2 = w1, w3 = w1;    \
+                                                                        \
+      for (int n = 0; n < length; n++)                                  \
+        {                                                               \
+          double4 w = coef[0] * convert_double4 (LOAD (first + n * step)) + \
+                      coef[3] * w3 + coef[2] * w2 + coef[1] * w1;       \
+                                                                        \
+          SCRATCH[first + n * step] = convert_float4 (w);               \
+          w3 = w2;                                                      \
+          w2 = w1;                                                      \
+          w1 = w;                                                       \
+        }                                                               \
+      tl_recursive_start (coef, w1, w2, w3, u, start);                  \
+    }                                                                   \
+  while (0)
+
+#define TL_RECURSIVE_LOAD_STORAGE(i) tl_load (in, (i), codec)
+#define TL_RECURSIVE_LOAD_SCRATCH(i) out_scratch[i]
+
+kernel void
+tl_recursive_columns (global const tl_pixel *in,
+                      global float4         *out,
+                      TlDispatch             d,
+                      global const float    *codec,
+                      constant double       *coef,
+                      int                    length,
+                      int                    pitch,
+                      int                    step)
+{
+  int2    line = tl_item_origin (&d);
+  int     first = line.x * pitch;
+  double4 start[3];
+  double4 y1, y2, y3;
+
+  if (line.x >= d.width || line.y >= d.height)
+    return;
+
+  TL_RECURSIVE_FORWARD (TL_RECURSIVE_LOAD_STORAGE, out);
+  y1 = start[0];
+  y2 = start[1];
+  y3 = start[2];
+  for (int n = length - 1; n >= 0; n--)
+    {
+      double4 y = coef[0] * convert_double4 (out[first + n * step]) +
+                  coef[3] * y3 + coef[2] * y2 + coef[1] * y1;
+
+      out[first + n * step] = convert_float4 (y);
+      y3 = y2;
+      y2 = y1;
+      y1 = y;
+    }
+}
+
+kernel void
+tl_recursive_rows (global float4      *scratch,
+                   global tl_pixel    *out,
+                   TlDispatch          d,
+                   global const float *codec,
+                   constant double    *coef,
+                   int                 length,
+                   int                 pitch,
+                   int                 step)
+{
+  int2           line = tl_item_origin (&d);
+  int            first = line.x * pitch;
+  global float4 *out_scratch = scratch;
+  double4        start[3];
+  double4        y1, y2, y3;
+
+  if (line.x >= d.width || line.y >= d.height)
+    return;
+
+  TL_RECURSIVE_FORWARD (TL_RECURSIVE_LOAD_SCRATCH, scratch);
+  y1 = start[0];
+  y2 = start[1];
+  y3 = start[2];
+  for (int n = length - 1; n >= 0; n--)
+    {
+      double4 y = coef[0] * convert_double4 (scratch[first + n * step]) +
+                  coef[3] * y3 + coef[2] * y2 + coef[1] * y1;
+
+      tl_store (out, first + n * step, convert_float4 (y), codec);
+      y3 = y2;
+      y2 = y1;
+      y1 = y;
+    }
+}
+#endif

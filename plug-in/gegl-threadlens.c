@@ -329,6 +329,14 @@ tl_gegl_prepare (GeglOperation *operation)
   else if (klass->filter)
     halo = tl_filter_halo (klass->filter, op->settings.values);
 
+  /* A halo over whole lines asks for the input whole, no more. */
+  if (halo == TL_FILTER_HALO_WHOLE)
+    {
+      GeglRectangle *in = gegl_operation_source_get_bounding_box (operation,
+                                                                  "input");
+
+      halo = in ? (guint) MAX (in->width, in->height) : 0;
+    }
   area->left = area->right = area->top = area->bottom = halo;
 }
 
@@ -341,14 +349,24 @@ tl_gegl_get_bounding_box (GeglOperation *operation)
   return in ? *in : *GEGL_RECTANGLE (0, 0, 0, 0);
 }
 
-/* The thread map is one dispatch over the whole input: GEGL asks for it
- * whole and keeps it.
+/* The thread map is one dispatch over the whole input, and so is a
+ * filter whose result depends on whole lines (the recursive Gaussian):
+ * GEGL asks for those whole and keeps them, so every chunk is cut from
+ * the one result `threadlens apply` gives.
  */
 static GeglRectangle
 tl_gegl_get_cached_region (GeglOperation       *operation,
                            const GeglRectangle *roi)
 {
-  return tl_gegl_get_bounding_box (operation);
+  TlGeglOp      *op    = TL_GEGL_OP (operation);
+  TlGeglOpClass *klass = TL_GEGL_OP_GET_CLASS (operation);
+
+  if (klass->filter == NULL ||
+      (op->invalid == NULL &&
+       tl_filter_halo (klass->filter, op->settings.values) ==
+       TL_FILTER_HALO_WHOLE))
+    return tl_gegl_get_bounding_box (operation);
+  return *roi;
 }
 
 static GeglAbyssPolicy
@@ -637,8 +655,8 @@ tl_gegl_class_init (TlGeglOpClass *klass,
                                      "(empty: the overlay kernel's own)");
       args[n_args].type         = TL_HOST_ARG_STRING;
       args[n_args].default_text = "";
-      operation_class->get_cached_region = tl_gegl_get_cached_region;
     }
+  operation_class->get_cached_region = tl_gegl_get_cached_region;
   klass->args        = args;
   klass->n_host_args = n_args;
   klass->n_args      = n_args + (filter == NULL);
