@@ -7,10 +7,11 @@ cd "$(dirname "$0")/.."
 
 # librsvg2-common is only recommended by GTK 3, but without its SVG loader
 # GTK warns on its theme's icons, and the ui tests make warnings fatal.
+# oclgrind is the OpenCL simulator the kernels suite runs every kernel on.
 packages="meson ninja-build pkg-config gcc libc6-dev libglib2.0-dev
           libgegl-dev libbabl-dev libjson-glib-dev
           ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers
-          pocl-opencl-icd
+          pocl-opencl-icd oclgrind
           gimp libgimp2.0-dev libgtk-3-dev librsvg2-common
           xvfb xauth xdotool x11-apps netpbm
           gettext fonts-noto-cjk
