@@ -2,7 +2,7 @@
  * standard deviation.
  *
  * A third-order recursive filter (Young and van Vliet's coefficients) runs
- * forward then backward along every column, then along every row, in
+ * forward then backward along every row, then along every column, in
  * double precision: at large standard deviations its gain B falls to
  * 1e-5 and below, where single precision would drown the input in the
  * rounding of the state.  Borders clamp to the edge, as the convolution's
@@ -142,7 +142,7 @@ tl_recursive_line (const gdouble *coef,
     }
 }
 
-/* Columns, then rows, into PIXELS->out. */
+/* Rows, then columns, into PIXELS->out. */
 void
 tl_filter_recursive_reference (gdouble              std_dev,
                                const TlFloatPixels *pixels)
@@ -152,12 +152,12 @@ tl_filter_recursive_reference (gdouble              std_dev,
   gint    x, y;
 
   tl_recursive_coefficients (std_dev, coef);
-  for (x = 0; x < w; x++)
-    tl_recursive_line (coef, pixels->in + (gsize) x * 4,
-                       pixels->out + (gsize) x * 4, (gsize) w * 4, h);
   for (y = 0; y < h; y++)
-    tl_recursive_line (coef, pixels->out + (gsize) y * w * 4,
+    tl_recursive_line (coef, pixels->in + (gsize) y * w * 4,
                        pixels->out + (gsize) y * w * 4, 4, w);
+  for (x = 0; x < w; x++)
+    tl_recursive_line (coef, pixels->out + (gsize) x * 4,
+                       pixels->out + (gsize) x * 4, (gsize) w * 4, h);
 }
 
 /* Whether CONTEXT's device computes in double precision. */
@@ -200,8 +200,9 @@ tl_recursive_pass (TlRun       *run,
           tl_run_enqueue_lines (run, kernel, 2, lines, error));
 }
 
-/* Columns from the input into a scratch image of working floats, then
- * rows from it into the output.
+/* Rows from the input into a scratch image of working floats, then
+ * columns from it into the output: a GPU's items of one group then store
+ * the narrow pixels side by side.
  */
 gboolean
 tl_filter_recursive_cl (TlRun    *run,
@@ -220,9 +221,9 @@ tl_filter_recursive_cl (TlRun    *run,
                                   coef, error) : NULL;
 
   return (taps != NULL &&
-          tl_recursive_pass (run, "tl_recursive_columns", tl_run_get_input (run),
-                             tmp, taps, w, h, 1, w, error) &&
-          tl_recursive_pass (run, "tl_recursive_rows", tmp,
-                             tl_run_get_output (run), taps, h, w, w, 1,
+          tl_recursive_pass (run, "tl_recursive_decode", tl_run_get_input (run),
+                             tmp, taps, h, w, w, 1, error) &&
+          tl_recursive_pass (run, "tl_recursive_encode", tmp,
+                             tl_run_get_output (run), taps, w, h, 1, w,
                              error));
 }

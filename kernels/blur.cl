@@ -324,12 +324,13 @@ tl_unsharp_v_tiled (global const float4   *blurred,
  * COEF holds B, a1..a3 and the 3x3 matrix that starts the backward pass
  * from the forward pass's end.  Lines are LENGTH pixels, PITCH pixels
  * from one line's start to the next, STEP between neighbours.  The
- * columns pass decodes the storage into working floats, the rows pass
- * filters those in place and encodes its result into the storage.
+ * first pass (rows) decodes the storage into working floats, the second
+ * (columns) filters those in place and encodes its result into the
+ * storage, so the narrow stores are the coalesced ones.
  */
 #if defined (cl_khr_fp64) && \
-    (! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_recursive_columns) || \
-     defined (TL_KERNEL_tl_recursive_rows))
+    (! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_recursive_decode) || \
+     defined (TL_KERNEL_tl_recursive_encode))
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
 /* The backward pass's first three values beyond the line's end, from the
@@ -350,20 +351,46 @@ tl_recursive_start (constant double *coef,
   y[2] = coef[10] * d0 + coef[11] * d1 + coef[12] * d2 + u;
 }
 
+/* Sixteen loads at a time: they do not depend on the recursion, so all
+ * sixteen are in flight together, where one load a step would leave a
+ * GPU's few line-items waiting on memory at every step.
+ */
+#define TL_RECURSIVE_BATCH 16
+
+/* One step: the newest state last, as in the C reference. */
+#define TL_RECURSIVE_STEP(X, S1, S2, S3) \
+  (coef[0] * convert_double4 (X) + coef[3] * S3 + coef[2] * S2 + coef[1] * S1)
+
 /* The forward pass over FIRST's line into SCRATCH (which may be the
- * input, read before written); leaves the state in Y and the
- * backward pass's start in START.
+ * input: each value is read before it is written); leaves the backward
+ * pass's start in START.
  */
 #define TL_RECURSIVE_FORWARD(LOAD, SCRATCH)                              \
   do                                                                    \
     {                                                                   \
       double4 u  = convert_double4 (LOAD (first + (length - 1) * step)); \
       double4 w1 = convert_double4 (LOAD (first)), w2 = w1, w3 = w1;    \
+      int     n  = 0;                                                   \
                                                                         \
-      for (int n = 0; n < length; n++)                                  \
+      for (; n + TL_RECURSIVE_BATCH <= length; n += TL_RECURSIVE_BATCH) \
         {                                                               \
-          double4 w = coef[0] * convert_double4 (LOAD (first + n * step)) + \
-                      coef[3] * w3 + coef[2] * w2 + coef[1] * w1;       \
+          float4 x[TL_RECURSIVE_BATCH];                                 \
+                                                                        \
+          for (int i = 0; i < TL_RECURSIVE_BATCH; i++)                  \
+            x[i] = LOAD (first + (n + i) * step);                       \
+          for (int i = 0; i < TL_RECURSIVE_BATCH; i++)                  \
+            {                                                           \
+              double4 w = TL_RECURSIVE_STEP (x[i], w1, w2, w3);         \
+                                                                        \
+              SCRATCH[first + (n + i) * step] = convert_float4 (w);     \
+              w3 = w2;                                                  \
+              w2 = w1;                                                  \
+              w1 = w;                                                   \
+            }                                                           \
+        }                                                               \
+      for (; n < length; n++)                                           \
+        {                                                               \
+          double4 w = TL_RECURSIVE_STEP (LOAD (first + n * step), w1, w2, w3); \
                                                                         \
           SCRATCH[first + n * step] = convert_float4 (w);               \
           w3 = w2;                                                      \
@@ -374,11 +401,50 @@ tl_recursive_start (constant double *coef,
     }                                                                   \
   while (0)
 
+/* The backward pass over the forward values in SCRATCH, from START,
+ * each result given to STORE (index, float4).
+ */
+#define TL_RECURSIVE_BACKWARD(SCRATCH, STORE)                            \
+  do                                                                    \
+    {                                                                   \
+      double4 y1 = start[0], y2 = start[1], y3 = start[2];              \
+      int     n  = length;                                              \
+                                                                        \
+      for (; n - TL_RECURSIVE_BATCH >= 0; n -= TL_RECURSIVE_BATCH)      \
+        {                                                               \
+          float4 x[TL_RECURSIVE_BATCH];                                 \
+                                                                        \
+          for (int i = 0; i < TL_RECURSIVE_BATCH; i++)                  \
+            x[i] = SCRATCH[first + (n - 1 - i) * step];                 \
+          for (int i = 0; i < TL_RECURSIVE_BATCH; i++)                  \
+            {                                                           \
+              double4 y = TL_RECURSIVE_STEP (x[i], y1, y2, y3);         \
+                                                                        \
+              STORE (first + (n - 1 - i) * step, convert_float4 (y));   \
+              y3 = y2;                                                  \
+              y2 = y1;                                                  \
+              y1 = y;                                                   \
+            }                                                           \
+        }                                                               \
+      for (n--; n >= 0; n--)                                            \
+        {                                                               \
+          double4 y = TL_RECURSIVE_STEP (SCRATCH[first + n * step], y1, y2, y3); \
+                                                                        \
+          STORE (first + n * step, convert_float4 (y));                 \
+          y3 = y2;                                                      \
+          y2 = y1;                                                      \
+          y1 = y;                                                       \
+        }                                                               \
+    }                                                                   \
+  while (0)
+
 #define TL_RECURSIVE_LOAD_STORAGE(i) tl_load (in, (i), codec)
-#define TL_RECURSIVE_LOAD_SCRATCH(i) out_scratch[i]
+#define TL_RECURSIVE_LOAD_SCRATCH(i) scratch[i]
+#define TL_RECURSIVE_STORE_SCRATCH(i, v) (out[i] = (v))
+#define TL_RECURSIVE_STORE_STORAGE(i, v) tl_store (out, (i), (v), codec)
 
 kernel void
-tl_recursive_columns (global const tl_pixel *in,
+tl_recursive_decode (global const tl_pixel *in,
                       global float4         *out,
                       TlDispatch             d,
                       global const float    *codec,
@@ -387,32 +453,19 @@ tl_recursive_columns (global const tl_pixel *in,
                       int                    pitch,
                       int                    step)
 {
-  int2    line = tl_item_origin (&d);
+  int2    line  = tl_item_origin (&d);
   int     first = line.x * pitch;
   double4 start[3];
-  double4 y1, y2, y3;
 
   if (line.x >= d.width || line.y >= d.height)
     return;
 
   TL_RECURSIVE_FORWARD (TL_RECURSIVE_LOAD_STORAGE, out);
-  y1 = start[0];
-  y2 = start[1];
-  y3 = start[2];
-  for (int n = length - 1; n >= 0; n--)
-    {
-      double4 y = coef[0] * convert_double4 (out[first + n * step]) +
-                  coef[3] * y3 + coef[2] * y2 + coef[1] * y1;
-
-      out[first + n * step] = convert_float4 (y);
-      y3 = y2;
-      y2 = y1;
-      y1 = y;
-    }
+  TL_RECURSIVE_BACKWARD (out, TL_RECURSIVE_STORE_SCRATCH);
 }
 
 kernel void
-tl_recursive_rows (global float4      *scratch,
+tl_recursive_encode (global float4      *scratch,
                    global tl_pixel    *out,
                    TlDispatch          d,
                    global const float *codec,
@@ -421,28 +474,14 @@ tl_recursive_rows (global float4      *scratch,
                    int                 pitch,
                    int                 step)
 {
-  int2           line = tl_item_origin (&d);
-  int            first = line.x * pitch;
-  global float4 *out_scratch = scratch;
-  double4        start[3];
-  double4        y1, y2, y3;
+  int2    line  = tl_item_origin (&d);
+  int     first = line.x * pitch;
+  double4 start[3];
 
   if (line.x >= d.width || line.y >= d.height)
     return;
 
   TL_RECURSIVE_FORWARD (TL_RECURSIVE_LOAD_SCRATCH, scratch);
-  y1 = start[0];
-  y2 = start[1];
-  y3 = start[2];
-  for (int n = length - 1; n >= 0; n--)
-    {
-      double4 y = coef[0] * convert_double4 (scratch[first + n * step]) +
-                  coef[3] * y3 + coef[2] * y2 + coef[1] * y1;
-
-      tl_store (out, first + n * step, convert_float4 (y), codec);
-      y3 = y2;
-      y2 = y1;
-      y1 = y;
-    }
+  TL_RECURSIVE_BACKWARD (scratch, TL_RECURSIVE_STORE_STORAGE);
 }
 #endif
