@@ -662,6 +662,10 @@ tl_bench_run (TlContext            *context,
     return FALSE;
   memset (&tuned, 0, sizeof (tuned));
   tl_choice_init (&tuned.choice);
+  /* As a user's run leaves it: the filter's own default for the storage
+   * (four pixels per item in 8-bit storage for the point filters).
+   */
+  tuned.choice.pixels_per_item = 0;
   if (! tl_bench_time (&bench, &tuned, error))
     return FALSE;
   tl_bench_report (&bench, &tuned, tuned.plan.tuned ? "auto (tuned)" :
