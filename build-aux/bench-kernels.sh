@@ -7,7 +7,8 @@
 #
 # SIZE defaults to 4096x4096, STORAGES to "float u8", RUNS to 9.  Every
 # filter at its defaults, gaussian-blur at std-dev 8, then gaussian-blur
-# at std-dev 2 to 128 for the cost against the radius.  With --tune,
+# at the std-devs in SIGMAS (default "2 32 64 128") for the cost against
+# the radius.  With --tune,
 # "auto" is searched first (minutes on a CPU device); otherwise it is
 # what an untuned run does.  THREADLENS names the binary (default
 # _build/cli/threadlens), THREADLENS_DEVICE the device.
@@ -49,7 +50,7 @@ for storage in $storages; do
       row "$filter" "$filter" "$photo" --size "$size" --storage "$storage"
     fi
   done
-  for sigma in 2 32 64 128; do
+  for sigma in ${SIGMAS:-2 32 64 128}; do
     row "gaussian-blur (std-dev $sigma)" gaussian-blur "$photo" \
         --size "$size" --storage "$storage" --set std-dev=$sigma
   done
