@@ -91,6 +91,17 @@ tl_filter_recursive_applies (gdouble std_dev)
   return std_dev >= TL_RECURSIVE_MIN_STD_DEV;
 }
 
+/* One step of either pass: the newest state last. */
+static inline gdouble
+tl_recursive_step (const gdouble *coef,
+                   gfloat         x,
+                   gdouble        s1,
+                   gdouble        s2,
+                   gdouble        s3)
+{
+  return coef[0] * (gdouble) x + coef[3] * s3 + coef[2] * s2 + coef[1] * s1;
+}
+
 /* One line of LENGTH values, STEP floats apart (4 channels each), in
  * place: forward, then backward from the clamp-to-edge continuation.
  * The kernels repeat these operations in this order; the newest state
@@ -113,8 +124,8 @@ tl_recursive_line (const gdouble *coef,
 
       for (n = 0; n < length; n++)
         {
-          gdouble w = coef[0] * (gdouble) in[(gsize) n * step + c] +
-                      coef[3] * w3 + coef[2] * w2 + coef[1] * w1;
+          gdouble w = tl_recursive_step (coef, in[(gsize) n * step + c],
+                                         w1, w2, w3);
 
           out[(gsize) n * step + c] = (gfloat) w;
           w3 = w2;
@@ -131,8 +142,8 @@ tl_recursive_line (const gdouble *coef,
 
       for (n = length - 1; n >= 0; n--)
         {
-          gdouble y = coef[0] * (gdouble) out[(gsize) n * step + c] +
-                      coef[3] * y3 + coef[2] * y2 + coef[1] * y1;
+          gdouble y = tl_recursive_step (coef, out[(gsize) n * step + c],
+                                         y1, y2, y3);
 
           out[(gsize) n * step + c] = (gfloat) y;
           y3 = y2;

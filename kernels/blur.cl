@@ -443,45 +443,47 @@ tl_recursive_start (constant double *coef,
 #define TL_RECURSIVE_STORE_SCRATCH(i, v) (out[i] = (v))
 #define TL_RECURSIVE_STORE_STORAGE(i, v) tl_store (out, (i), (v), codec)
 
+/* This work-item's line, forward into SCRATCH from LOAD, then backward
+ * from SCRATCH into STORE.
+ */
+#define TL_RECURSIVE_LINE(LOAD, SCRATCH, STORE)                          \
+  do                                                                    \
+    {                                                                   \
+      int2    line  = tl_item_origin (&d);                              \
+      int     first = line.x * pitch;                                   \
+      double4 start[3];                                                 \
+                                                                        \
+      if (line.x >= d.width || line.y >= d.height)                      \
+        break;                                                          \
+      TL_RECURSIVE_FORWARD (LOAD, SCRATCH);                             \
+      TL_RECURSIVE_BACKWARD (SCRATCH, STORE);                           \
+    }                                                                   \
+  while (0)
+
 kernel void
 tl_recursive_decode (global const tl_pixel *in,
-                      global float4         *out,
-                      TlDispatch             d,
-                      global const float    *codec,
-                      constant double       *coef,
-                      int                    length,
-                      int                    pitch,
-                      int                    step)
+                     global float4         *out,
+                     TlDispatch             d,
+                     global const float    *codec,
+                     constant double       *coef,
+                     int                    length,
+                     int                    pitch,
+                     int                    step)
 {
-  int2    line  = tl_item_origin (&d);
-  int     first = line.x * pitch;
-  double4 start[3];
-
-  if (line.x >= d.width || line.y >= d.height)
-    return;
-
-  TL_RECURSIVE_FORWARD (TL_RECURSIVE_LOAD_STORAGE, out);
-  TL_RECURSIVE_BACKWARD (out, TL_RECURSIVE_STORE_SCRATCH);
+  TL_RECURSIVE_LINE (TL_RECURSIVE_LOAD_STORAGE, out, TL_RECURSIVE_STORE_SCRATCH);
 }
 
 kernel void
 tl_recursive_encode (global float4      *scratch,
-                   global tl_pixel    *out,
-                   TlDispatch          d,
-                   global const float *codec,
-                   constant double    *coef,
-                   int                 length,
-                   int                 pitch,
-                   int                 step)
+                     global tl_pixel    *out,
+                     TlDispatch          d,
+                     global const float *codec,
+                     constant double    *coef,
+                     int                 length,
+                     int                 pitch,
+                     int                 step)
 {
-  int2    line  = tl_item_origin (&d);
-  int     first = line.x * pitch;
-  double4 start[3];
-
-  if (line.x >= d.width || line.y >= d.height)
-    return;
-
-  TL_RECURSIVE_FORWARD (TL_RECURSIVE_LOAD_SCRATCH, scratch);
-  TL_RECURSIVE_BACKWARD (scratch, TL_RECURSIVE_STORE_STORAGE);
+  TL_RECURSIVE_LINE (TL_RECURSIVE_LOAD_SCRATCH, scratch,
+                     TL_RECURSIVE_STORE_STORAGE);
 }
 #endif
