@@ -43,6 +43,7 @@ typedef struct
   gboolean        non_uniform;       /* CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT */
   guint           max_sub_groups;    /* 0: no sub-groups */
   gboolean        khr_subgroups;     /* the cl_khr_subgroups extension */
+  gboolean        fp64;              /* CL_DEVICE_DOUBLE_FP_CONFIG not 0 */
 } TlDevice;
 
 typedef struct

@@ -25,7 +25,6 @@
 #include <string.h>
 
 #include "tl-error.h"
-#include "tl-fault.h"
 #include "tl-filter.h"
 #include "tl-run.h"
 
@@ -175,13 +174,7 @@ tl_filter_recursive_reference (gdouble              std_dev,
 gboolean
 tl_filter_recursive_supported (TlContext *context)
 {
-  cl_device_fp_config config = 0;
-
-  if (TL_CL (clGetDeviceInfo, tl_context_get_device (context)->id,
-             CL_DEVICE_DOUBLE_FP_CONFIG, sizeof (config), &config, NULL) !=
-      CL_SUCCESS)
-    return FALSE;
-  return config != 0;
+  return tl_context_get_device (context)->fp64;
 }
 
 /* KERNEL over LINES lines of LENGTH pixels, PITCH pixels from one line's
