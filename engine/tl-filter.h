@@ -178,7 +178,7 @@ gfloat               *tl_filter_gaussian_weights (gdouble          std_dev,
  * takes from TL_RECURSIVE_MIN_STD_DEV up on devices with double
  * precision.
  */
-#define TL_RECURSIVE_MIN_STD_DEV 10.0
+#define TL_RECURSIVE_MIN_STD_DEV 5.0
 
 gboolean              tl_filter_recursive_applies   (gdouble              std_dev);
 gboolean              tl_filter_recursive_supported (TlContext           *context);
