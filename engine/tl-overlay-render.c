@@ -347,11 +347,9 @@ tl_overlay_render (const TlOverlayMap *map,
 }
 
 static void
-tl_overlay_append_dispatch (GString            *text,
-                            const TlOverlayMap *map)
+tl_overlay_append_dispatch (GString      *text,
+                            const TlPlan *plan)
 {
-  const TlPlan *plan = &map->plan;
-
   g_string_append_printf (text, "work-groups %ux%u", plan->local[0],
                           plan->local[1]);
   if (plan->pixels_per_item > 1)
@@ -370,15 +368,18 @@ tl_overlay_append_dispatch (GString            *text,
 }
 
 /* One line naming what is shown and the dispatch, e.g. "Thread map:
- * work-groups 32x16, swizzle 8, emulated": the GIMP layer's name.
+ * work-groups 32x16, swizzle 8, emulated": the GIMP layer's name.  From
+ * the plan alone, so that a host can name a layer whose map is drawn
+ * elsewhere (GIMP's process); SIMD_WIDTH is the map's.
  */
 gchar *
-tl_overlay_title (const TlOverlayMap *map,
-                  TlOverlayMode       mode)
+tl_overlay_plan_title (const TlPlan  *plan,
+                       guint          simd_width,
+                       TlOverlayMode  mode)
 {
   GString *text;
 
-  g_return_val_if_fail (map != NULL, NULL);
+  g_return_val_if_fail (plan != NULL, NULL);
   g_return_val_if_fail (mode <= TL_OVERLAY_COMPUTE_UNIT, NULL);
 
   text = g_string_new ("Thread map");
@@ -388,10 +389,10 @@ tl_overlay_title (const TlOverlayMap *map,
       g_string_append (text, ": ");
       break;
     case TL_OVERLAY_SIMD_GROUP:
-      g_string_append_printf (text, " (SIMD groups of %u): ", map->simd_width);
+      g_string_append_printf (text, " (SIMD groups of %u): ", simd_width);
       break;
     case TL_OVERLAY_LANE:
-      g_string_append_printf (text, " (lanes of %u): ", map->simd_width);
+      g_string_append_printf (text, " (lanes of %u): ", simd_width);
       break;
     case TL_OVERLAY_LAUNCH_ORDER:
       g_string_append (text, " (launch order): ");
@@ -400,9 +401,18 @@ tl_overlay_title (const TlOverlayMap *map,
       g_string_append (text, " (compute units): ");
       break;
     }
-  tl_overlay_append_dispatch (text, map);
+  tl_overlay_append_dispatch (text, plan);
 
   return g_string_free (text, FALSE);
+}
+
+gchar *
+tl_overlay_title (const TlOverlayMap *map,
+                  TlOverlayMode       mode)
+{
+  g_return_val_if_fail (map != NULL, NULL);
+
+  return tl_overlay_plan_title (&map->plan, map->simd_width, mode);
 }
 
 /* The title, then a line each on where the IDs came from, what the colours

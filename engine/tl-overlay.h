@@ -117,6 +117,9 @@ gboolean            tl_overlay_render              (const TlOverlayMap  *map,
                                                     GError             **error);
 gchar              *tl_overlay_title               (const TlOverlayMap  *map,
                                                     TlOverlayMode        mode);
+gchar              *tl_overlay_plan_title          (const TlPlan        *plan,
+                                                    guint                simd_width,
+                                                    TlOverlayMode        mode);
 gchar              *tl_overlay_legend              (const TlOverlayMap  *map,
                                                     TlOverlayMode        mode,
                                                     TlOverlayStyle       style,

@@ -3,8 +3,8 @@
  * Two ways to filter a layer.  In-core, where the GIMP offers it (GIMP 3
  * with the GEGL module loaded): the plug-in checks the settings and the
  * dispatch against the device, then asks GIMP to run threadlens:FILTER
- * on the drawable in its own process, so no pixel crosses the plug-in
- * protocol.  Otherwise through the plug-in: the region's pixels come
+ * on the drawable, and threadlens:thread-map on a copy for the thread
+ * map, in its own process, so no pixel crosses the plug-in protocol.  Otherwise through the plug-in: the region's pixels come
  * here, are filtered, and go back through GIMP's shadow buffer.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -121,9 +121,49 @@ tl_host_run_operation (const TlHostGimp     *gimp,
   return ok;
 }
 
-/* FILTER on DRAWABLE inside GIMP.  FALSE with NOT_LOADED set when GIMP
- * does not know the operation (the module is not installed): the caller
- * then takes the plug-in path.
+/* The thread map as a new layer above DRAWABLE, drawn in GIMP's process
+ * by threadlens:thread-map on a copy of AREA: the settings as its
+ * properties, and FILTER (NULL: the overlay kernel's own) as the
+ * dispatch it shows.  NULL with ERROR and nothing added on failure.
+ */
+static gpointer
+tl_host_add_map_in_core (const TlHostGimp     *gimp,
+                         const TlFilter       *filter,
+                         const TlHostSettings *settings,
+                         gpointer              image,
+                         gpointer              drawable,
+                         const GeglRectangle  *area,
+                         const gchar          *title,
+                         GError              **error)
+{
+  g_autofree TlHostValue *values    = NULL;
+  g_autoptr(GPtrArray)    strings   = NULL;
+  g_autofree gchar       *operation = g_strconcat (TL_HOST_OPERATION_PREFIX,
+                                                   "thread-map", NULL);
+  TlHostArg              *args;
+  guint                   n_args;
+  gpointer                layer;
+
+  args    = tl_host_arguments (NULL, &n_args);
+  values  = g_new0 (TlHostValue, n_args + 1);
+  strings = tl_host_settings_to_values (settings, NULL, values);
+
+  /* Whose dispatch: the operation's one property beyond the procedure's. */
+  args = g_renew (TlHostArg, args, n_args + 2);
+  memset (&args[n_args], 0, 2 * sizeof (TlHostArg));
+  args[n_args].name   = TL_HOST_MAP_FILTER_ARG;
+  args[n_args].type   = TL_HOST_ARG_STRING;
+  values[n_args].s    = filter ? filter->name : "";
+
+  layer = gimp->add_operation_layer (image, drawable, title, area, operation,
+                                     args, values, n_args + 1, error);
+  tl_host_arguments_free (args);
+  return layer;
+}
+
+/* FILTER (NULL: the thread map alone) on DRAWABLE inside GIMP.  FALSE
+ * with NOT_LOADED set when GIMP does not know the operation (the module
+ * is not installed): the caller then takes the plug-in path.
  */
 static gboolean
 tl_host_apply_in_core (const TlHostGimp     *gimp,
@@ -135,42 +175,52 @@ tl_host_apply_in_core (const TlHostGimp     *gimp,
                        gboolean             *not_loaded,
                        GError              **error)
 {
-  TlHostOverlay         overlay = { { 0, } };
   g_autofree gchar     *warning = NULL;
+  g_autofree gchar     *title   = NULL;
   g_autoptr(GeglBuffer) source  = gimp->get_buffer (drawable);
   g_autoptr(GError)     failed  = NULL;
-  gboolean              ok;
+  GeglRectangle         area    = *region;
+  gpointer              map     = NULL;
+  gboolean              ok      = TRUE;
 
   *not_loaded = FALSE;
-  if (! tl_host_check_in_core (filter, settings, source, region, &warning,
+  if (filter &&
+      ! tl_host_check_in_core (filter, settings, source, region, &warning,
                                error))
     return FALSE;
 
-  /* The map is drawn before the layer changes, so that a failure leaves
-   * the image as it was; a checkerboard shows the layer before the
-   * filter.
-   */
-  if (settings->overlay > 0)
+  /* The map covers what the kernels read: the region and its halo. */
+  if (settings->overlay > 0 || filter == NULL)
     {
-      GeglRectangle area  = *region;
-      guint         halo  = tl_filter_halo (filter, settings->values);
+      guint halo = filter ? tl_filter_halo (filter, settings->values) : 0;
 
       area.x -= halo;
       area.y -= halo;
       area.width  += 2 * halo;
       area.height += 2 * halo;
       gegl_rectangle_intersect (&area, &area, gegl_buffer_get_extent (source));
-      if (! tl_host_thread_map_for (settings, filter, source, &area,
-                                    gimp->progress, NULL, &overlay, error))
+      title = tl_host_thread_map_title (settings, filter, source, &area, error);
+      if (title == NULL)
         return FALSE;
     }
 
+  /* The map first, from the layer as it is before the filter (the
+   * checkerboard shows it); if the filter then cannot run, the map goes.
+   */
   gimp->undo_begin (image);
-  ok = tl_host_run_operation (gimp, filter, settings, drawable, &failed);
-  if (ok && overlay.pixels)
-    tl_host_add_overlay_layer (gimp, image, drawable, &overlay);
+  if (title)
+    {
+      map = tl_host_add_map_in_core (gimp, filter, settings, image, drawable,
+                                     &area, title, &failed);
+      ok  = map != NULL;
+    }
+  if (ok && filter)
+    {
+      ok = tl_host_run_operation (gimp, filter, settings, drawable, &failed);
+      if (! ok && map)
+        gimp->remove_layer (image, map);
+    }
   gimp->undo_end (image);
-  tl_host_overlay_clear (&overlay);
 
   if (! ok)
     {
@@ -180,7 +230,7 @@ tl_host_apply_in_core (const TlHostGimp     *gimp,
     }
   if (warning)
     gimp->message (warning);
-  g_debug ("%s ran in GIMP's process", filter->name);
+  g_debug ("%s ran in GIMP's process", filter ? filter->name : "thread-map");
   return TRUE;
 }
 
@@ -238,7 +288,7 @@ tl_host_apply (const TlHostGimp     *gimp,
       return FALSE;
     }
 
-  if (filter && gimp->run_operation)
+  if (gimp->run_operation && gimp->add_operation_layer)
     {
       g_autoptr(GError) in_core   = NULL;
       gboolean          not_loaded;

@@ -662,6 +662,40 @@ tl_host_overlay_clear (TlHostOverlay *overlay)
   g_clear_pointer (&overlay->legend, g_free);
 }
 
+/* The overlay's mode and style as SETTINGS name them, and the plan of
+ * the dispatch that runs (or would run) FILTER's kernels (NULL: the
+ * overlay kernel's own) over WIDTH x HEIGHT: what the map shows.
+ */
+static gboolean
+tl_host_plan_map (TlContext            *context,
+                  const TlHostSettings *settings,
+                  const TlFilter       *filter,
+                  const TlCodec        *codec,
+                  guint                 width,
+                  guint                 height,
+                  TlOverlayMode        *mode,
+                  TlOverlayStyle       *style,
+                  TlLimits             *limits,
+                  TlPlan               *plan,
+                  GError              **error)
+{
+  TlChoice choice;
+
+  if (! tl_overlay_mode_from_string (tl_host_overlay_names[settings->overlay],
+                                     mode, error) ||
+      ! tl_overlay_style_from_string (tl_host_overlay_style_names[settings->overlay_style],
+                                      style, error) ||
+      ! tl_host_settings_to_choice (settings, &choice, error))
+    return FALSE;
+
+  if (choice.pixels_per_item == 0)
+    choice.pixels_per_item = filter ? tl_filter_pixels_per_item (filter,
+                                                                 tl_codec_is_narrow (codec)) : 1;
+
+  return tl_overlay_plan (context, filter, codec, &choice, width, height,
+                          limits, plan, error);
+}
+
 /* The thread map of the dispatch that ran (or would run) FILTER's kernels
  * (NULL: the overlay kernel's own) over AREA, drawn over IMAGE (R'G'B'A
  * float of AREA) as the settings ask.
@@ -679,23 +713,11 @@ tl_host_draw_map (TlContext            *context,
   g_autoptr(TlOverlayMap) map = NULL;
   TlOverlayMode           mode;
   TlOverlayStyle          style;
-  TlChoice                choice;
   TlLimits                limits;
   TlPlan                  plan;
 
-  if (! tl_overlay_mode_from_string (tl_host_overlay_names[settings->overlay],
-                                     &mode, error) ||
-      ! tl_overlay_style_from_string (tl_host_overlay_style_names[settings->overlay_style],
-                                      &style, error) ||
-      ! tl_host_settings_to_choice (settings, &choice, error))
-    return FALSE;
-
-  if (choice.pixels_per_item == 0)
-    choice.pixels_per_item = filter ? tl_filter_pixels_per_item (filter,
-                                                                 tl_codec_is_narrow (codec)) : 1;
-
-  if (! tl_overlay_plan (context, filter, codec, &choice, area->width, area->height,
-                         &limits, &plan, error))
+  if (! tl_host_plan_map (context, settings, filter, codec, area->width,
+                          area->height, &mode, &style, &limits, &plan, error))
     return FALSE;
   map = tl_overlay_run (context, &plan, limits.simd_width, error);
   if (map == NULL)
@@ -919,6 +941,19 @@ tl_host_tune (const TlHostSettings *settings,
   return ok;
 }
 
+static gboolean
+tl_host_check_overlay (const TlHostSettings *settings,
+                       GError              **error)
+{
+  if (settings->overlay > 0)
+    return TRUE;
+  g_set_error_literal (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                       _("the thread map needs an overlay mode: "
+                         "work-group, simd-group, lane, launch-order or "
+                         "compute-unit"));
+  return FALSE;
+}
+
 /* The thread map of the dispatch that runs FILTER's kernels (NULL: the
  * overlay kernel's own) over REGION of SOURCE, which stays as it is: the
  * thread-map procedure, and the GEGL module's threadlens:thread-map.
@@ -942,14 +977,8 @@ tl_host_thread_map_for (const TlHostSettings *settings,
   g_return_val_if_fail (GEGL_IS_BUFFER (source), FALSE);
   g_return_val_if_fail (region != NULL && region->width > 0 && region->height > 0, FALSE);
 
-  if (settings->overlay <= 0)
-    {
-      g_set_error_literal (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                           _("the thread map needs an overlay mode: "
-                             "work-group, simd-group, lane, launch-order or "
-                             "compute-unit"));
-      return FALSE;
-    }
+  if (! tl_host_check_overlay (settings, error))
+    return FALSE;
   if (filter)
     {
       codec = tl_codec_new (gegl_buffer_get_format (source), filter->format,
@@ -975,6 +1004,52 @@ tl_host_thread_map_for (const TlHostSettings *settings,
   tl_host_report (progress, progress_data, 1.0, _("ThreadLens: thread map"));
 
   return TRUE;
+}
+
+/* What the thread map of FILTER (NULL: the overlay kernel's own) over
+ * AREA of SOURCE would be named, without drawing it: in GIMP 3 the map is
+ * drawn in GIMP's process, and this also checks the overlay settings and
+ * the device there first.  Only SOURCE's format is read.
+ */
+gchar *
+tl_host_thread_map_title (const TlHostSettings *settings,
+                          const TlFilter       *filter,
+                          GeglBuffer           *source,
+                          const GeglRectangle  *area,
+                          GError              **error)
+{
+  g_autoptr(TlCodec) codec   = NULL;
+  g_autoptr(GError)  missing = NULL;
+  TlContext         *context;
+  TlOverlayMode      mode;
+  TlOverlayStyle     style;
+  TlLimits           limits;
+  TlPlan             plan;
+
+  g_return_val_if_fail (settings != NULL && GEGL_IS_BUFFER (source), NULL);
+  g_return_val_if_fail (area != NULL && area->width > 0 && area->height > 0, NULL);
+
+  if (! tl_host_check_overlay (settings, error))
+    return NULL;
+  if (filter)
+    {
+      codec = tl_codec_new (gegl_buffer_get_format (source), filter->format,
+                            error);
+      if (codec == NULL)
+        return NULL;
+    }
+  context = tl_host_get_context (settings, &missing);
+  if (context == NULL)
+    {
+      g_prefix_error (&missing, _("the thread map needs an OpenCL device: "));
+      g_propagate_error (error, g_steal_pointer (&missing));
+      return NULL;
+    }
+  if (! tl_host_plan_map (context, settings, filter, codec, area->width,
+                          area->height, &mode, &style, &limits, &plan, error))
+    return NULL;
+
+  return tl_overlay_plan_title (&plan, limits.simd_width, mode);
 }
 
 /* The thread-map procedure: the map of the overlay kernel's own dispatch

@@ -23,6 +23,10 @@ G_BEGIN_DECLS
 #define TL_HOST_PROC_PREFIX  "plug-in-threadlens-"
 #define TL_HOST_THREAD_MAP   "plug-in-threadlens-thread-map"
 #define TL_HOST_OPERATION_PREFIX "threadlens:"   /* the GEGL module's */
+/* threadlens:thread-map's property naming the filter whose dispatch it
+ * draws (empty: the overlay kernel's own).
+ */
+#define TL_HOST_MAP_FILTER_ARG   "filter"
 #define TL_HOST_MENU_PATH    "<Image>/Filters/ThreadLens (OpenCL)"
 #define TL_HOST_MAX_PARAMS   4
 #define TL_HOST_DEVICE_LEN   128
@@ -133,6 +137,21 @@ typedef struct
                                   guint                n_args,
                                   gboolean             append,
                                   GError             **error);
+  /* In-core too: a new layer NAME above ABOVE over AREA of it, holding
+   * ABOVE's pixels there with OPERATION run on them, whatever the
+   * selection; NULL with ERROR (as run_operation's) and nothing added.
+   */
+  gpointer     (* add_operation_layer) (gpointer             image,
+                                        gpointer             above,
+                                        const gchar         *name,
+                                        const GeglRectangle *area,
+                                        const gchar         *operation,
+                                        const TlHostArg     *args,
+                                        const TlHostValue   *values,
+                                        guint                n_args,
+                                        GError             **error);
+  void         (* remove_layer)  (gpointer             image,
+                                  gpointer             layer);
 } TlHostGimp;
 
 extern const gchar *tl_host_overlay_names[];
@@ -189,6 +208,11 @@ gboolean         tl_host_thread_map_for   (const TlHostSettings *settings,
                                            TlHostProgress        progress,
                                            gpointer              progress_data,
                                            TlHostOverlay        *overlay,
+                                           GError              **error);
+gchar           *tl_host_thread_map_title (const TlHostSettings *settings,
+                                           const TlFilter       *filter,
+                                           GeglBuffer           *source,
+                                           const GeglRectangle  *area,
                                            GError              **error);
 void             tl_host_overlay_clear    (TlHostOverlay        *overlay);
 gboolean         tl_host_tune             (const TlHostSettings *settings,

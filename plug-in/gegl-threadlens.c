@@ -68,9 +68,6 @@ typedef struct
 #define TL_GEGL_OP(op)             ((TlGeglOp *) (op))
 #define TL_GEGL_OP_GET_CLASS(op)   ((TlGeglOpClass *) G_OBJECT_GET_CLASS (op))
 
-/* The thread map has one more property: whose dispatch it draws. */
-#define TL_GEGL_PROP_FILTER "filter"
-
 static GMutex tl_gegl_lock;
 
 /* Filters do not take the procedures' overlay arguments: a thread map
@@ -308,6 +305,17 @@ tl_gegl_format (GeglOperation *operation)
                                  source ? babl_format_get_space (source) : NULL);
 }
 
+static const Babl *
+tl_gegl_map_input_format (GeglOperation *operation)
+{
+  const Babl        *source = gegl_operation_get_source_format (operation, "input");
+  g_autoptr(TlCodec) codec  = NULL;
+
+  if (source)
+    codec = tl_codec_new (source, "RGBA float", NULL);
+  return codec ? source : babl_format ("R'G'B'A float");
+}
+
 static void
 tl_gegl_prepare (GeglOperation *operation)
 {
@@ -318,9 +326,12 @@ tl_gegl_prepare (GeglOperation *operation)
   g_autoptr(GError)        error = NULL;
   guint                    halo  = 0;
 
-  /* The thread map's input is only looked at; its output is the map. */
+  /* The thread map's output is the map; its input keeps its own storage
+   * where a filter could run on it, since a filter's pixels per item
+   * depend on that storage and the map shows the filter's dispatch.
+   */
   gegl_operation_set_format (operation, "input", klass->filter ?
-                             format : babl_format ("R'G'B'A float"));
+                             format : tl_gegl_map_input_format (operation));
   gegl_operation_set_format (operation, "output", format);
 
   g_clear_pointer (&op->invalid, g_free);
@@ -532,7 +543,7 @@ tl_gegl_map_region (TlGeglOp             *op,
   guint                i;
 
   for (i = 0; i < klass->n_args; i++)
-    if (strcmp (klass->args[i].name, TL_GEGL_PROP_FILTER) == 0 &&
+    if (strcmp (klass->args[i].name, TL_HOST_MAP_FILTER_ARG) == 0 &&
         op->values[i].s && *op->values[i].s)
       {
         filter = tl_filter_lookup (op->values[i].s, error);
@@ -649,7 +660,7 @@ tl_gegl_class_init (TlGeglOpClass *klass,
        */
       args = g_renew (TlHostArg, args, n_args + 2);
       memset (&args[n_args], 0, 2 * sizeof (TlHostArg));
-      args[n_args].name         = TL_GEGL_PROP_FILTER;
+      args[n_args].name         = TL_HOST_MAP_FILTER_ARG;
       args[n_args].nick         = N_("Filter");
       args[n_args].blurb        = N_("The filter whose dispatch the map shows "
                                      "(empty: the overlay kernel's own)");

@@ -638,6 +638,73 @@ threadlens3_run_operation (gpointer           drawable,
   return TRUE;
 }
 
+/* The operation runs on a copy of AREA in a scratch image of the same
+ * kind, precision and profile, where no selection limits it; the result
+ * comes back as a new layer.  All of it stays in GIMP's process.
+ */
+static gpointer
+threadlens3_add_operation_layer (gpointer             image,
+                                 gpointer             above,
+                                 const gchar         *name,
+                                 const GeglRectangle *area,
+                                 const gchar         *operation,
+                                 const TlHostArg     *args,
+                                 const TlHostValue   *values,
+                                 guint                n_args,
+                                 GError             **error)
+{
+  GimpImage        *scratch;
+  GimpColorProfile *profile;
+  GimpLayer        *copy, *layer;
+  GimpLayer        *parent = NULL;
+  gint              position = 0, offset_x = 0, offset_y = 0;
+
+  scratch = gimp_image_new_with_precision (area->width, area->height,
+                                           gimp_image_get_base_type (image),
+                                           gimp_image_get_precision (image));
+  gimp_image_undo_disable (scratch);
+  profile = gimp_image_get_color_profile (image);
+  if (profile)
+    {
+      gimp_image_set_color_profile (scratch, profile);
+      g_object_unref (profile);
+    }
+  copy = gimp_layer_new_from_drawable (above, scratch);
+  gimp_image_insert_layer (scratch, copy, NULL, 0);
+  gimp_layer_set_offsets (copy, -area->x, -area->y);
+  gimp_layer_resize_to_image_size (copy);
+  /* The map's tint is see-through: without alpha it would be opaque. */
+  gimp_layer_add_alpha (copy);
+
+  if (! threadlens3_run_operation (copy, operation, args, values, n_args,
+                                   FALSE, error))
+    {
+      gimp_image_delete (scratch);
+      return NULL;
+    }
+
+  layer = gimp_layer_new_from_drawable (GIMP_DRAWABLE (copy), image);
+  gimp_item_set_name (GIMP_ITEM (layer), name);
+  if (GIMP_IS_LAYER (above))
+    {
+      parent   = GIMP_LAYER (gimp_item_get_parent (above));
+      position = gimp_image_get_item_position (image, above);
+    }
+  gimp_drawable_get_offsets (above, &offset_x, &offset_y);
+  gimp_image_insert_layer (image, layer, parent, position);
+  gimp_layer_set_offsets (layer, offset_x + area->x, offset_y + area->y);
+  gimp_image_delete (scratch);
+
+  return layer;
+}
+
+static void
+threadlens3_remove_layer (gpointer image,
+                          gpointer layer)
+{
+  gimp_image_remove_layer (image, layer);
+}
+
 static const TlHostGimp threadlens3_gimp =
 {
   threadlens3_kind,
@@ -654,6 +721,8 @@ static const TlHostGimp threadlens3_gimp =
   threadlens3_progress,
   threadlens3_message,
   threadlens3_run_operation,
+  threadlens3_add_operation_layer,
+  threadlens3_remove_layer,
 };
 
 static GimpValueArray *

@@ -94,6 +94,9 @@ typedef struct
   const gchar *env;          /* NAME=VALUE for a GIMP run of its own;
                               * @empty: an empty folder, @corrupt: a program
                               * cache of garbage */
+  const gchar *map[8];       /* EXPECT_OVERLAY: `threadlens overlay`'s
+                              * options for the same map; none for a launch
+                              * order, which differs from run to run */
 } GimpCheck;
 
 static const GimpCheck checks[] =
@@ -174,7 +177,9 @@ static const GimpCheck checks[] =
     "shape-width=32;shape-height=16;mode=emulated;swizzle=8;overlay=work-group;"
     "overlay-opacity=0.6", REPORT_TOP_LAYER, EXPECT_OVERLAY,
     "Thread map: work-groups 32x16, 4 px per item, swizzle 8, emulated",
-    { "--shape=32x16", "--mode=emulated", "--swizzle=8" } },
+    { "--shape=32x16", "--mode=emulated", "--swizzle=8" }, FALSE, NULL,
+    { "--filter=invert", "--by=work-group", "--style=tint", "--opacity=0.6",
+      "--shape=32x16", "--mode=emulated", "--swizzle=8" } },
   { "thread-map", "astronaut.png", NULL, NULL, "RUN-NONINTERACTIVE",
     "shape-width=16;shape-height=16;overlay=launch-order;overlay-style=tint",
     REPORT_TOP_LAYER, EXPECT_OVERLAY,
@@ -183,7 +188,8 @@ static const GimpCheck checks[] =
     "RUN-NONINTERACTIVE",
     "shape-width=32;shape-height=32;overlay=work-group;overlay-style=checkerboard",
     REPORT_TOP_LAYER, EXPECT_OVERLAY, "Thread map: work-groups 32x32",
-    { NULL } },
+    { NULL }, FALSE, NULL,
+    { "--by=work-group", "--style=checkerboard", "--shape=32x32" } },
   /* Failures: an error that names the problem, the layer unchanged. */
   /* No OpenCL platform: the C reference, with a warning; the overlay
    * needs a device and fails.
@@ -403,6 +409,15 @@ check_output (const GimpCheck *check)
   return work_file (name);
 }
 
+/* Where the check's thread-map layer is saved, alone. */
+static gchar *
+check_map_output (const GimpCheck *check)
+{
+  g_autofree gchar *name = g_strconcat ("gimp-", check->name, "-map.png", NULL);
+
+  return work_file (name);
+}
+
 static const gchar *
 check_value (const GimpCheck *check,
              const gchar     *arg,
@@ -529,6 +544,22 @@ append_check (GString         *script,
   g_string_append (script, ")\n");
   g_string_append (script, "    (gimp-message (if (member (car (gimp-image-is-dirty img)) '(0 #f))"
                            " \"TL-CLEAN\" \"TL-DIRTY\"))\n");
+  if (check->expect == EXPECT_OVERLAY)
+    {
+      g_autofree gchar *map = check_map_output (check);
+
+#if TL_GIMP_VERSION == 2
+      g_string_append_printf (script,
+        "    (gimp-file-save RUN-NONINTERACTIVE img " TOP_LAYER " \"%s\" \"%s\")\n",
+        map, map);
+#else
+      /* The map layer alone: the filtered layer hidden while saving. */
+      g_string_append_printf (script,
+        "    (gimp-item-set-visible layer FALSE)\n"
+        "    (gimp-file-save RUN-NONINTERACTIVE img \"%s\" -1)\n"
+        "    (gimp-item-set-visible layer TRUE)\n", map);
+#endif
+    }
   if (check->after)
     g_string_append_printf (script, "    %s\n", check->after);
 #if TL_GIMP_VERSION == 2
@@ -730,6 +761,89 @@ cli_apply (const GimpCheck     *check,
   return cli_apply_file (filter, options, in, check->name);
 }
 
+static void assert_same_pixels (const gchar *path_a,
+                                const gchar *path_b,
+                                gdouble      tolerance);
+
+/* `threadlens overlay` on the check's photo with its map options. */
+static gchar *
+cli_overlay (const GimpCheck *check)
+{
+  g_autoptr(GPtrArray) argv   = g_ptr_array_new ();
+  g_autoptr(GError)    error  = NULL;
+  g_autofree gchar    *in     = photo (check->photo);
+  g_autofree gchar    *name   = g_strconcat ("cli-", check->name, "-map.png", NULL);
+  g_autofree gchar    *report = NULL;
+  g_autofree gchar    *err    = NULL;
+  gchar               *out    = work_file (name);
+  gint                 status;
+  guint                i;
+
+  g_ptr_array_add (argv, (gpointer) g_getenv ("THREADLENS_BIN"));
+  g_ptr_array_add (argv, "overlay");
+  for (i = 0; check->map[i]; i++)
+    g_ptr_array_add (argv, (gpointer) check->map[i]);
+  g_ptr_array_add (argv, in);
+  g_ptr_array_add (argv, out);
+  g_ptr_array_add (argv, NULL);
+
+  g_assert_true (g_spawn_sync (NULL, (gchar **) argv->pdata, NULL, 0, NULL,
+                               NULL, &report, &err, &status, &error));
+  if (! g_spawn_check_wait_status (status, NULL))
+    g_error ("threadlens overlay: %s", err);
+  return out;
+}
+
+/* The thread-map layer GIMP made holds the map `threadlens overlay`
+ * draws: a checkerboard the same pixels; a tint, laid over the photo as
+ * `threadlens overlay` lays it, the same picture (the layer holds the
+ * tint alone, see-through, to the 8-bit rounding of its colour and its
+ * alpha).
+ */
+static void
+assert_map_as_cli (const GimpCheck *check)
+{
+  g_autofree gchar  *map      = check_map_output (check);
+  g_autofree gchar  *expected = NULL;
+  g_autofree gchar  *in       = photo (check->photo);
+  g_autofree gfloat *tint = NULL, *image = NULL, *want = NULL;
+  guint              w1, h1, w2, h2, w3, h3, i, c;
+
+  if (check->map[0] == NULL)
+    return;
+  expected = cli_overlay (check);
+  if (strstr (check->args, "overlay-style=checkerboard"))
+    {
+      assert_same_pixels (map, expected, 1.0 / 255.0 + 1e-6);
+      return;
+    }
+
+  tint  = load (map, &w1, &h1);
+  image = load (in, &w2, &h2);
+  want  = load (expected, &w3, &h3);
+  g_assert_cmpuint (w1, ==, w3);
+  g_assert_cmpuint (h1, ==, h3);
+  g_assert_cmpuint (w2, ==, w3);
+  g_assert_cmpuint (h2, ==, h3);
+  for (i = 0; i < w1 * h1; i++)
+    {
+      gfloat alpha = tint[i * 4 + 3];
+
+      if (alpha > 0.95f)
+        g_error ("check %s: the map is opaque at pixel %u (alpha %g)",
+                 check->name, i, alpha);
+      for (c = 0; c < 3; c++)
+        {
+          gfloat laid = image[i * 4 + c] * (1.0f - alpha) + tint[i * 4 + c] * alpha;
+
+          if (fabs (laid - want[i * 4 + c]) > 3.0 / 255.0)
+            g_error ("check %s: the map laid over the photo differs from "
+                     "`threadlens overlay` at pixel %u: %g, not %g",
+                     check->name, i, laid, want[i * 4 + c]);
+        }
+    }
+}
+
 static gdouble
 max_difference (const gfloat *a,
                 const gfloat *b,
@@ -825,6 +939,7 @@ test_check (gconstpointer data)
         {
           assert_same_pixels (out, in, UNCHANGED_TOLERANCE);
         }
+      assert_map_as_cli (check);
     }
   else if (check->expect == EXPECT_SAME_AS_CLI && check->sixteen_bit)
     {
