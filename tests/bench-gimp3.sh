@@ -8,7 +8,7 @@
 #   in-core with gimp-drawable-merge-new-filter, against GIMP's own
 #   gegl:gaussian-blur (std-dev 6) and gegl:invert-gamma applied the same
 #   way, and the procedures plug-in-threadlens-* (which run in-core when
-#   the module is loaded);
+#   the module is loaded), the thread map among them;
 # then, in a second GIMP without the module, the procedures again: the
 # plug-in path, where every pixel crosses the plug-in protocol.
 # A fresh profile: no tuning data, as a new user has.
@@ -66,14 +66,18 @@ gimp "
 (best \"gimp-invert\" (lambda (img layer)
   (gimp-drawable-merge-new-filter layer \"gegl:invert-gamma\" 0 LAYER-MODE-REPLACE 1.0)))
 (best \"procedure-invert\" (lambda (img layer)
-  (plug-in-threadlens-invert #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector layer))))"
+  (plug-in-threadlens-invert #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector layer))))
+(best \"procedure-thread-map\" (lambda (img layer)
+  (plug-in-threadlens-thread-map #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector layer) #:overlay \"work-group\")))"
 
 rm -f "$XDG_DATA_HOME/gegl-0.4/plug-ins/threadlens.so"
 gimp "
 (best \"plug-in-path-gaussian-blur\" (lambda (img layer)
   (plug-in-threadlens-gaussian-blur #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector layer) #:std-dev 6.0)))
 (best \"plug-in-path-invert\" (lambda (img layer)
-  (plug-in-threadlens-invert #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector layer))))"
+  (plug-in-threadlens-invert #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector layer))))
+(best \"plug-in-path-thread-map\" (lambda (img layer)
+  (plug-in-threadlens-thread-map #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector layer) #:overlay \"work-group\")))"
 } | awk '{ ms[$1] = $2; printf "%-28s %10.1f ms (best of '"$runs"')\n", $1, $2 }
   END {
     for (f = 1; f <= 2; f++) {
@@ -83,4 +87,6 @@ gimp "
              ms["procedure-" name] / ms["gimp-" name],
              ms["plug-in-path-" name] / ms["gimp-" name]
     }
+    printf "thread-map    procedure / plug-in path = %.2f\n",
+           ms["procedure-thread-map"] / ms["plug-in-path-thread-map"]
   }'
