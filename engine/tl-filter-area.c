@@ -200,7 +200,9 @@ const TlFilter tl_filter_edge_sobel =
                     "magnitude of each color channel, alpha kept, "
                     "clamp-to-edge borders"),
   .format      = "RGBA float",
-  .default_pixels_per_item = 3,
+  /* The H100's sweep: 1 in float (3 ran at 72% of its speed), 4 in u8. */
+  .default_pixels_per_item = 1,
+  .narrow_pixels_per_item  = 4,
   .params      = NULL,
   .n_params    = 0,
   .program     = "area",
