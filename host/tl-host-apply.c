@@ -144,19 +144,14 @@ tl_host_add_map_in_core (const TlHostGimp     *gimp,
   guint                   n_args;
   gpointer                layer;
 
-  args    = tl_host_arguments (NULL, &n_args);
-  values  = g_new0 (TlHostValue, n_args + 1);
+  /* The procedure's arguments, then whose dispatch the map shows. */
+  args    = tl_host_map_operation_arguments (&n_args);
+  values  = g_new0 (TlHostValue, n_args);
   strings = tl_host_settings_to_values (settings, NULL, values);
-
-  /* Whose dispatch: the operation's one property beyond the procedure's. */
-  args = g_renew (TlHostArg, args, n_args + 2);
-  memset (&args[n_args], 0, 2 * sizeof (TlHostArg));
-  args[n_args].name   = TL_HOST_MAP_FILTER_ARG;
-  args[n_args].type   = TL_HOST_ARG_STRING;
-  values[n_args].s    = filter ? filter->name : "";
+  values[n_args - 1].s = filter ? filter->name : "";
 
   layer = gimp->add_operation_layer (image, drawable, title, area, operation,
-                                     args, values, n_args + 1, error);
+                                     args, values, n_args, error);
   tl_host_arguments_free (args);
   return layer;
 }

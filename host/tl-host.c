@@ -230,6 +230,29 @@ tl_host_arguments (const TlFilter *filter,
   return args;
 }
 
+/* threadlens:thread-map's properties: the thread-map procedure's
+ * arguments, then TL_HOST_MAP_FILTER_ARG (whose dispatch the map draws).
+ * Free with tl_host_arguments_free ().
+ */
+TlHostArg *
+tl_host_map_operation_arguments (guint *n_args)
+{
+  TlHostArg *args = tl_host_arguments (NULL, n_args);
+
+  g_return_val_if_fail (n_args != NULL, NULL);
+
+  args = g_renew (TlHostArg, args, *n_args + 2);
+  memset (&args[*n_args], 0, 2 * sizeof (TlHostArg));
+  args[*n_args].name         = TL_HOST_MAP_FILTER_ARG;
+  args[*n_args].nick         = N_("Filter");
+  args[*n_args].blurb        = N_("The filter whose dispatch the map shows "
+                                  "(empty: the overlay kernel's own)");
+  args[*n_args].type         = TL_HOST_ARG_STRING;
+  args[*n_args].default_text = "";
+  (*n_args)++;
+  return args;
+}
+
 void
 tl_host_arguments_free (TlHostArg *args)
 {
@@ -941,17 +964,43 @@ tl_host_tune (const TlHostSettings *settings,
   return ok;
 }
 
-static gboolean
-tl_host_check_overlay (const TlHostSettings *settings,
-                       GError              **error)
+/* What every thread map needs before it is planned: an overlay mode, the
+ * codec of FILTER's storage for SOURCE (NULL without a filter: the
+ * overlay kernel's own dispatch), and a device.  The context, or NULL
+ * with ERROR.
+ */
+static TlContext *
+tl_host_prepare_map (const TlHostSettings *settings,
+                     const TlFilter       *filter,
+                     GeglBuffer           *source,
+                     TlCodec             **codec,
+                     GError              **error)
 {
-  if (settings->overlay > 0)
-    return TRUE;
-  g_set_error_literal (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                       _("the thread map needs an overlay mode: "
-                         "work-group, simd-group, lane, launch-order or "
-                         "compute-unit"));
-  return FALSE;
+  g_autoptr(GError) missing = NULL;
+  TlContext        *context;
+
+  if (settings->overlay <= 0)
+    {
+      g_set_error_literal (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                           _("the thread map needs an overlay mode: "
+                             "work-group, simd-group, lane, launch-order or "
+                             "compute-unit"));
+      return NULL;
+    }
+  if (filter)
+    {
+      *codec = tl_codec_new (gegl_buffer_get_format (source), filter->format,
+                             error);
+      if (*codec == NULL)
+        return NULL;
+    }
+  context = tl_host_get_context (settings, &missing);
+  if (context == NULL)
+    {
+      g_prefix_error (&missing, _("the thread map needs an OpenCL device: "));
+      g_propagate_error (error, g_steal_pointer (&missing));
+    }
+  return context;
 }
 
 /* The thread map of the dispatch that runs FILTER's kernels (NULL: the
@@ -977,18 +1026,8 @@ tl_host_thread_map_for (const TlHostSettings *settings,
   g_return_val_if_fail (GEGL_IS_BUFFER (source), FALSE);
   g_return_val_if_fail (region != NULL && region->width > 0 && region->height > 0, FALSE);
 
-  if (! tl_host_check_overlay (settings, error))
-    return FALSE;
-  if (filter)
-    {
-      codec = tl_codec_new (gegl_buffer_get_format (source), filter->format,
-                            error);
-      if (codec == NULL)
-        return FALSE;
-    }
-
   tl_host_report (progress, progress_data, 0.05, _("ThreadLens: preparing OpenCL"));
-  context = tl_host_get_context (settings, error);
+  context = tl_host_prepare_map (settings, filter, source, &codec, error);
   if (context == NULL)
     return FALSE;
 
@@ -1019,7 +1058,6 @@ tl_host_thread_map_title (const TlHostSettings *settings,
                           GError              **error)
 {
   g_autoptr(TlCodec) codec   = NULL;
-  g_autoptr(GError)  missing = NULL;
   TlContext         *context;
   TlOverlayMode      mode;
   TlOverlayStyle     style;
@@ -1029,22 +1067,9 @@ tl_host_thread_map_title (const TlHostSettings *settings,
   g_return_val_if_fail (settings != NULL && GEGL_IS_BUFFER (source), NULL);
   g_return_val_if_fail (area != NULL && area->width > 0 && area->height > 0, NULL);
 
-  if (! tl_host_check_overlay (settings, error))
-    return NULL;
-  if (filter)
-    {
-      codec = tl_codec_new (gegl_buffer_get_format (source), filter->format,
-                            error);
-      if (codec == NULL)
-        return NULL;
-    }
-  context = tl_host_get_context (settings, &missing);
+  context = tl_host_prepare_map (settings, filter, source, &codec, error);
   if (context == NULL)
-    {
-      g_prefix_error (&missing, _("the thread map needs an OpenCL device: "));
-      g_propagate_error (error, g_steal_pointer (&missing));
-      return NULL;
-    }
+    return NULL;
   if (! tl_host_plan_map (context, settings, filter, codec, area->width,
                           area->height, &mode, &style, &limits, &plan, error))
     return NULL;

@@ -168,6 +168,7 @@ gchar           *tl_host_menu_label       (const TlFilter       *filter);
 
 TlHostArg       *tl_host_arguments        (const TlFilter       *filter,
                                            guint                *n_args);
+TlHostArg       *tl_host_map_operation_arguments (guint         *n_args);
 void             tl_host_arguments_free   (TlHostArg            *args);
 
 void             tl_host_settings_init    (TlHostSettings       *settings,

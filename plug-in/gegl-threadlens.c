@@ -652,25 +652,15 @@ tl_gegl_class_init (TlGeglOpClass *klass,
   area_class->get_abyss_policy      = tl_gegl_get_abyss_policy;
 
   klass->filter = filter;
-  args = tl_host_arguments (filter, &n_args);
-  if (filter == NULL)
-    {
-      /* Whose dispatch the map draws: a filter's name, or empty for the
-       * overlay kernel's own, as the thread-map procedure.
-       */
-      args = g_renew (TlHostArg, args, n_args + 2);
-      memset (&args[n_args], 0, 2 * sizeof (TlHostArg));
-      args[n_args].name         = TL_HOST_MAP_FILTER_ARG;
-      args[n_args].nick         = N_("Filter");
-      args[n_args].blurb        = N_("The filter whose dispatch the map shows "
-                                     "(empty: the overlay kernel's own)");
-      args[n_args].type         = TL_HOST_ARG_STRING;
-      args[n_args].default_text = "";
-    }
+  /* The thread map has one property beyond the procedure's: whose
+   * dispatch it draws.
+   */
+  args = filter ? tl_host_arguments (filter, &n_args) :
+                  tl_host_map_operation_arguments (&n_args);
   operation_class->get_cached_region = tl_gegl_get_cached_region;
   klass->args        = args;
-  klass->n_host_args = n_args;
-  klass->n_args      = n_args + (filter == NULL);
+  klass->n_args      = n_args;
+  klass->n_host_args = n_args - (filter == NULL);
 
   for (i = 0; i < klass->n_args; i++)
     if (tl_gegl_is_property (filter, &args[i]))

@@ -485,20 +485,16 @@ threadlens3_merge_shadow (gpointer             drawable,
   threadlens3_update (drawable, region);
 }
 
-static gpointer
-threadlens3_add_layer (gpointer             image,
-                       gpointer             above,
-                       const gchar         *name,
-                       const GeglRectangle *area)
+/* LAYER into IMAGE just above ABOVE, over AREA of it. */
+static void
+threadlens3_insert_above (gpointer             image,
+                          GimpLayer           *layer,
+                          gpointer             above,
+                          const GeglRectangle *area)
 {
-  GimpLayer *layer;
   GimpLayer *parent = NULL;
   gint       position = 0, offset_x = 0, offset_y = 0;
 
-  layer = gimp_layer_new (image, name, area->width, area->height,
-                          gimp_image_get_base_type (image) == GIMP_GRAY ?
-                          GIMP_GRAYA_IMAGE : GIMP_RGBA_IMAGE,
-                          100.0, GIMP_LAYER_MODE_NORMAL);
   if (GIMP_IS_LAYER (above))
     {
       parent   = GIMP_LAYER (gimp_item_get_parent (above));
@@ -507,7 +503,21 @@ threadlens3_add_layer (gpointer             image,
   gimp_drawable_get_offsets (above, &offset_x, &offset_y);
   gimp_image_insert_layer (image, layer, parent, position);
   gimp_layer_set_offsets (layer, offset_x + area->x, offset_y + area->y);
+}
 
+static gpointer
+threadlens3_add_layer (gpointer             image,
+                       gpointer             above,
+                       const gchar         *name,
+                       const GeglRectangle *area)
+{
+  GimpLayer *layer;
+
+  layer = gimp_layer_new (image, name, area->width, area->height,
+                          gimp_image_get_base_type (image) == GIMP_GRAY ?
+                          GIMP_GRAYA_IMAGE : GIMP_RGBA_IMAGE,
+                          100.0, GIMP_LAYER_MODE_NORMAL);
+  threadlens3_insert_above (image, layer, above, area);
   return layer;
 }
 
@@ -656,8 +666,6 @@ threadlens3_add_operation_layer (gpointer             image,
   GimpImage        *scratch;
   GimpColorProfile *profile;
   GimpLayer        *copy, *layer;
-  GimpLayer        *parent = NULL;
-  gint              position = 0, offset_x = 0, offset_y = 0;
 
   scratch = gimp_image_new_with_precision (area->width, area->height,
                                            gimp_image_get_base_type (image),
@@ -685,14 +693,7 @@ threadlens3_add_operation_layer (gpointer             image,
 
   layer = gimp_layer_new_from_drawable (GIMP_DRAWABLE (copy), image);
   gimp_item_set_name (GIMP_ITEM (layer), name);
-  if (GIMP_IS_LAYER (above))
-    {
-      parent   = GIMP_LAYER (gimp_item_get_parent (above));
-      position = gimp_image_get_item_position (image, above);
-    }
-  gimp_drawable_get_offsets (above, &offset_x, &offset_y);
-  gimp_image_insert_layer (image, layer, parent, position);
-  gimp_layer_set_offsets (layer, offset_x + area->x, offset_y + area->y);
+  threadlens3_insert_above (image, layer, above, area);
   gimp_image_delete (scratch);
 
   return layer;
