@@ -29,6 +29,7 @@
 #include "tl-process.h"
 #include "tl-report.h"
 #include "tl-run.h"
+#include "tl-tune.h"
 
 #include "tl-bench.h"
 
@@ -551,6 +552,35 @@ cli_apply (gint    argc,
   return EXIT_SUCCESS;
 }
 
+static gdouble cli_tune_budget_s = 0.0;   /* 0: no --tune */
+
+/* --tune alone takes the default budget; --tune=SECONDS its own. */
+static gboolean
+cli_parse_tune (const gchar *name,
+                const gchar *value,
+                gpointer     data,
+                GError     **error)
+{
+  gchar   *end = NULL;
+  gdouble  seconds;
+
+  if (value == NULL)
+    {
+      cli_tune_budget_s = TL_TUNE_DEFAULT_BUDGET_S;
+      return TRUE;
+    }
+  seconds = g_ascii_strtod (value, &end);
+  if (end == value || *end != '\0' || ! (seconds > 0.0) || seconds > 3600.0)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("bad --tune budget '%s' (expected seconds, more than 0 "
+                     "and at most 3600, e.g. --tune=5)"), value);
+      return FALSE;
+    }
+  cli_tune_budget_s = seconds;
+  return TRUE;
+}
+
 static gint
 cli_bench (gint    argc,
            gchar **argv)
@@ -560,7 +590,6 @@ cli_bench (gint    argc,
   static gchar    *storage  = NULL;
   static gchar    *heatmap  = NULL;
   static gboolean  sweep    = FALSE;
-  static gboolean  tune     = FALSE;
   static gboolean  markdown = FALSE;
   static GOptionEntry entries[] =
   {
@@ -573,8 +602,9 @@ cli_bench (gint    argc,
       "TYPE" },
     { "sweep", 0, 0, G_OPTION_ARG_NONE, &sweep,
       N_("Time every shape x mode x swizzle x pixels per item"), NULL },
-    { "tune", 0, 0, G_OPTION_ARG_NONE, &tune,
-      N_("Run the bounded search for --shape auto and keep its result"), NULL },
+    { "tune", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, cli_parse_tune,
+      N_("Search for --shape auto's choice for at most SECONDS (default 5) "
+         "and keep it"), "SECONDS" },
     { "heatmap", 0, 0, G_OPTION_ARG_FILENAME, &heatmap,
       N_("Draw the shape sweep as a heat map (needs --sweep)"), "FILE.png" },
     { "markdown", 0, 0, G_OPTION_ARG_NONE, &markdown,
@@ -633,7 +663,7 @@ cli_bench (gint    argc,
   bench.storage = storage ? storage : "float";
   bench.runs    = runs;
   bench.sweep   = sweep;
-  bench.tune    = tune;
+  bench.tune_budget_s = cli_tune_budget_s;
   bench.heatmap = heatmap;
   bench.output  = cli_dispatch.json ? TL_BENCH_JSON_LINES :
                   markdown ? TL_BENCH_MARKDOWN : TL_BENCH_TABLE;

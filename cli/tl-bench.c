@@ -12,7 +12,9 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <gegl.h>
 #include <glib/gi18n-lib.h>
@@ -490,6 +492,141 @@ tl_bench_pixels (TlImage      *image,
   return data;
 }
 
+#define TL_BENCH_ROUNDS  5     /* interleaved rounds of a sweep's best */
+#define TL_BENCH_CONFIRM 5     /* sweep cases re-timed in those rounds */
+
+/* Progress on a terminal only: a sweep on a CPU runs for minutes. */
+static void
+tl_bench_progress (TlBench     *bench,
+                   const gchar *what,     /* a format with two %u */
+                   guint        done,
+                   guint        total)
+{
+  if (! isatty (STDERR_FILENO) || total < 2)
+    return;
+  g_printerr ("\r");
+  g_printerr (what, done, total);
+  g_printerr (done == total ? "\r\033[K" : "\033[K");
+}
+
+static gboolean
+tl_bench_tune_progress (const TlTuneStatus *status,
+                        gpointer            data)
+{
+  TlBench *bench = data;
+
+  if (! isatty (STDERR_FILENO))
+    return TRUE;
+  if (status->fraction >= 1.0)
+    {
+      g_printerr ("\r\033[K");
+      return TRUE;
+    }
+  /* TRANSLATORS: progress of the search on a terminal: the share of its
+   * time budget spent, choices timed, the fastest so far.
+   */
+  g_printerr ("\r");
+  g_printerr (_("tuning: %3.0f%% of %.1f s, %u choices timed, best %ux%u "
+                "swizzle %u k %u: %.3f ms"),
+              100.0 * status->fraction, bench->options->tune_budget_s,
+              status->n_timed, status->best.shape[0], status->best.shape[1],
+              status->best.swizzle, status->best.pixels_per_item,
+              status->best_ms);
+  g_printerr ("\033[K");
+  return TRUE;
+}
+
+static const gchar *
+tl_bench_label (const TlBenchOptions *options,
+                guint                 i,
+                guint                 n_fixed)
+{
+  switch (i)
+    {
+    case 0:
+      return "driver";
+    case 1:
+      return "seed";
+    case 2:
+      return "auto (untuned rule)";
+    default:
+      return options->user_choice && i == 3 ? "yours" : "sweep";
+    }
+}
+
+static gint
+tl_bench_compare_cases (gconstpointer a,
+                        gconstpointer b)
+{
+  const TlBenchCase *x = *(TlBenchCase *const *) a;
+  const TlBenchCase *y = *(TlBenchCase *const *) b;
+
+  return (x->median_ms > y->median_ms) - (x->median_ms < y->median_ms);
+}
+
+/* Re-times the baselines (the first N_FIXED cases and AUTO_INDEX's) and
+ * the sweep's TL_BENCH_CONFIRM fastest in TL_BENCH_ROUNDS rounds, one
+ * case after another in each, and gives each the median of its rounds.
+ * NOISE: the fastest's median absolute deviation over its rounds, as a
+ * share of its median.
+ */
+static gboolean
+tl_bench_confirm (TlBench  *bench,
+                  GArray   *cases,
+                  guint     n_fixed,
+                  guint     auto_index,
+                  gdouble  *noise,
+                  GError  **error)
+{
+  g_autoptr(GPtrArray) sweep  = g_ptr_array_new ();
+  g_autoptr(GPtrArray) chosen = g_ptr_array_new ();
+  g_autofree gdouble  *rounds = NULL;
+  gdouble              deviations[TL_BENCH_ROUNDS];
+  TlBenchCase         *fastest = NULL;
+  guint                i, r;
+
+  for (i = n_fixed; i < auto_index; i++)
+    if (! g_array_index (cases, TlBenchCase, i).failed)
+      g_ptr_array_add (sweep, &g_array_index (cases, TlBenchCase, i));
+  g_ptr_array_sort (sweep, tl_bench_compare_cases);
+  for (i = 0; i < n_fixed; i++)
+    g_ptr_array_add (chosen, &g_array_index (cases, TlBenchCase, i));
+  g_ptr_array_add (chosen, &g_array_index (cases, TlBenchCase, auto_index));
+  for (i = 0; i < sweep->len && i < TL_BENCH_CONFIRM; i++)
+    g_ptr_array_add (chosen, g_ptr_array_index (sweep, i));
+
+  rounds = g_new (gdouble, chosen->len * TL_BENCH_ROUNDS);
+  for (r = 0; r < TL_BENCH_ROUNDS; r++)
+    for (i = 0; i < chosen->len; i++)
+      {
+        TlBenchCase *c = g_ptr_array_index (chosen, i);
+
+        /* TRANSLATORS: progress on a terminal. */
+        tl_bench_progress (bench, _("interleaved rounds: %u of %u timings"),
+                           r * chosen->len + i + 1,
+                           TL_BENCH_ROUNDS * chosen->len);
+        if (! tl_bench_time (bench, c, error))
+          return FALSE;
+        rounds[i * TL_BENCH_ROUNDS + r] = c->median_ms;
+      }
+
+  for (i = 0; i < chosen->len; i++)
+    {
+      TlBenchCase *c = g_ptr_array_index (chosen, i);
+
+      c->median_ms = tl_tune_median (&rounds[i * TL_BENCH_ROUNDS], TL_BENCH_ROUNDS);
+      if (fastest == NULL || c->median_ms < fastest->median_ms)
+        fastest = c;
+    }
+  i = 0;
+  while (g_ptr_array_index (chosen, i) != fastest)
+    i++;
+  for (r = 0; r < TL_BENCH_ROUNDS; r++)
+    deviations[r] = fabs (rounds[i * TL_BENCH_ROUNDS + r] - fastest->median_ms);
+  *noise = tl_tune_median (deviations, TL_BENCH_ROUNDS) / fastest->median_ms;
+  return TRUE;
+}
+
 static void
 tl_bench_add (GArray         *cases,
               TlShapeKind     kind,
@@ -525,14 +662,15 @@ tl_bench_run (TlContext            *context,
   g_autofree gpointer in = NULL, out = NULL;
   const Babl         *layer;
   TlBench             bench = { context, filter, values, options };
-  TlBenchCase        *fastest = NULL, *seed = NULL, *driver = NULL;
+  TlBenchCase        *fastest, *seed, *driver, *rule, *autoc;
   TlBenchCase         tuned;
   TlTuning            tuning;
   TlLimits            limits;
-  TlPlan              plan;
+  TlPlan              plan, rule_plan;
   TlChoice            base;
+  gdouble             noise = 0.0;
   gsize               n;
-  guint               i;
+  guint               i, n_fixed, auto_index;
 
   /* The storage a layer of that depth travels in. */
   if (g_str_equal (options->storage, "float"))
@@ -576,16 +714,26 @@ tl_bench_run (TlContext            *context,
                     (bench.copy_ms * 1e6);
 
   tl_choice_init (&base);
-  base.pixels_per_item = tl_filter_pixels_per_item (filter, tl_codec_is_narrow (codec));
+  base.pixels_per_item = 0;
   if (! tl_run_plan_filter (context, filter, codec, &base, options->width,
                             options->height, &limits, &plan, error))
     return FALSE;
+  base.pixels_per_item = tl_filter_auto_pixels_per_item (filter,
+                                                         tl_codec_is_narrow (codec),
+                                                         limits.device_kind);
+  if (! tl_plan_compute (&limits, &base, options->width, options->height,
+                         &rule_plan, error))
+    return FALSE;
 
-  /* The baselines first: the driver's choice, the seed rule, auto. */
+  /* The baselines first: the driver's choice, the seed rule and the
+   * device's rule (untuned "auto", whatever the tuning store holds).
+   */
   tl_bench_add (cases, TL_SHAPE_DRIVER, 0, 0, TL_MODE_UNIFORM, 0,
                 base.pixels_per_item);
   tl_bench_add (cases, TL_SHAPE_SEED, 0, 0, TL_MODE_UNIFORM, 0,
                 base.pixels_per_item);
+  tl_bench_add (cases, TL_SHAPE_CUSTOM, rule_plan.local[0], rule_plan.local[1],
+                TL_MODE_UNIFORM, 0, rule_plan.pixels_per_item);
   if (options->user_choice)
     {
       TlBenchCase c;
@@ -596,6 +744,7 @@ tl_bench_run (TlContext            *context,
         c.choice.pixels_per_item = base.pixels_per_item;
       g_array_append_val (cases, c);
     }
+  n_fixed = cases->len;
   if (options->sweep)
     {
       static const TlMode modes[]    = { TL_MODE_UNIFORM, TL_MODE_NON_UNIFORM };
@@ -645,67 +794,98 @@ tl_bench_run (TlContext            *context,
         return FALSE;
       if (i == 0)
         bench.driver_ms = c->median_ms;
-      if (! c->failed && (fastest == NULL || c->median_ms < fastest->median_ms))
-        fastest = c;
-      tl_bench_report (&bench, c,
-                       i == 0 ? "driver" : i == 1 ? "seed" :
-                       c->choice.shape_kind == TL_SHAPE_AUTO ? "auto" :
-                       options->user_choice && i == 2 ? "yours" : "sweep");
+      /* TRANSLATORS: progress on a terminal. */
+      tl_bench_progress (&bench, _("timing: %u of %u cases"), i + 1, cases->len);
+      tl_bench_report (&bench, c, tl_bench_label (options, i, n_fixed));
     }
-  driver = &g_array_index (cases, TlBenchCase, 0);
-  seed   = &g_array_index (cases, TlBenchCase, 1);
 
-  /* "auto" as it stands (tuned or the seed rule), and after a search. */
-  if (options->tune &&
+  /* "auto" as a user's run leaves it (tuned or the device's rule, with
+   * the filter's own pixels per item for the storage), after a search
+   * when one is asked for.
+   */
+  if (options->tune_budget_s > 0.0 &&
       ! tl_tune_search (context, filter, values, TL_MODE_UNIFORM, &bench.pixels,
-                        MAX (3, options->runs / 3), NULL, NULL, &tuning, error))
+                        options->tune_budget_s, tl_bench_tune_progress, &bench,
+                        &tuning, error))
     return FALSE;
   memset (&tuned, 0, sizeof (tuned));
   tl_choice_init (&tuned.choice);
-  /* As a user's run leaves it: the filter's own default for the storage
-   * (four pixels per item in 8-bit storage for the point filters).
-   */
   tuned.choice.pixels_per_item = 0;
   if (! tl_bench_time (&bench, &tuned, error))
     return FALSE;
   tl_bench_report (&bench, &tuned, tuned.plan.tuned ? "auto (tuned)" :
                                                       "auto (not tuned)");
-  if (tuned.median_ms < fastest->median_ms)
-    fastest = &tuned;
+  g_array_append_val (cases, tuned);
+  auto_index = cases->len - 1;
+
+  /* A sweep's best and the baselines again, in interleaved rounds, so
+   * that the shares below compare times taken side by side and the best
+   * carries its own noise.
+   */
+  if (options->sweep &&
+      ! tl_bench_confirm (&bench, cases, n_fixed, auto_index, &noise, error))
+    return FALSE;
+
+  fastest = NULL;
+  for (i = 0; i < cases->len; i++)
+    {
+      TlBenchCase *c = &g_array_index (cases, TlBenchCase, i);
+
+      if (! c->failed && (fastest == NULL || c->median_ms < fastest->median_ms))
+        fastest = c;
+    }
+  driver = &g_array_index (cases, TlBenchCase, 0);
+  seed   = &g_array_index (cases, TlBenchCase, 1);
+  rule   = &g_array_index (cases, TlBenchCase, 2);
+  autoc  = &g_array_index (cases, TlBenchCase, auto_index);
 
   if (options->output == TL_BENCH_TABLE)
     {
       g_autofree gchar *shape = tl_bench_shape_text (fastest);
 
       g_print (_("\nfastest: %s, %s, swizzle %u, %u px/item: %.3f ms; "
-                 "auto %.3f ms (%.0f%% of the fastest's speed), seed rule "
-                 "%.0f%%, driver %.0f%%\n"),
+                 "auto %.3f ms (%.0f%% of the fastest's speed), untuned rule "
+                 "%.0f%%, seed rule %.0f%%, driver %.0f%%\n"),
                shape, tl_mode_to_string (fastest->choice.mode),
                fastest->plan.swizzle, fastest->plan.pixels_per_item,
-               fastest->median_ms, tuned.median_ms,
-               100.0 * fastest->median_ms / tuned.median_ms,
+               fastest->median_ms, autoc->median_ms,
+               100.0 * fastest->median_ms / autoc->median_ms,
+               100.0 * fastest->median_ms / rule->median_ms,
                100.0 * fastest->median_ms / seed->median_ms,
                100.0 * fastest->median_ms / driver->median_ms);
-      if (options->tune)
-        g_print (_("tuning: %u choices in %.2f s\n"), tuning.n_choices,
-                 tuning.search_s);
+      if (options->sweep)
+        g_print (_("the shares come from %u interleaved rounds of the best "
+                   "cases; the fastest's rounds spread by %.1f%% (median "
+                   "absolute deviation)\n"), TL_BENCH_ROUNDS, 100.0 * noise);
+      if (options->tune_budget_s > 0.0)
+        g_print (_("tuning: %u choices in %.2f s%s\n"), tuning.n_choices,
+                 tuning.search_s,
+                 tuning.cut_short ? _(", cut short by the budget") : "");
     }
   else if (options->output == TL_BENCH_MARKDOWN)
     {
-      g_autofree gchar *shape = tl_bench_shape_text (fastest);
-      g_autofree gchar *auto_shape = tl_bench_shape_text (&tuned);
-      gdouble           gbps  = bench.bytes_moved / (fastest->median_ms * 1e6);
+      g_autofree gchar *shape      = tl_bench_shape_text (fastest);
+      g_autofree gchar *rule_shape = tl_bench_shape_text (rule);
+      g_autofree gchar *auto_shape = tl_bench_shape_text (autoc);
+      g_autofree gchar *search     = options->tune_budget_s > 0.0 ?
+                                     g_strdup_printf ("%.2f s", tuning.search_s) :
+                                     g_strdup ("-");
 
-      g_print ("| %s | %s | %ux%u | %s %s swz %u k %u | %.3f | %.0f | %.0f%% | "
-               "%s swz %u k %u: %.3f (%.0f%%) | %.0f%% | %.0f%% |\n",
-               filter->name, options->storage, options->width, options->height,
+      /* filter | storage | untuned auto | tuned auto | seed | driver |
+       * sweep best (noise) | search time
+       */
+      g_print ("| %s | %s | %s k %u: %.0f%% | %s swz %u k %u: %.0f%% | %.0f%% | "
+               "%.0f%% | %s %s swz %u k %u: %.3f ms (±%.1f%%) | %s |\n",
+               filter->name, options->storage,
+               rule_shape, rule->plan.pixels_per_item,
+               100.0 * fastest->median_ms / rule->median_ms,
+               auto_shape, autoc->plan.swizzle, autoc->plan.pixels_per_item,
+               100.0 * fastest->median_ms / autoc->median_ms,
+               100.0 * fastest->median_ms / seed->median_ms,
+               100.0 * fastest->median_ms / driver->median_ms,
                shape, tl_mode_to_string (fastest->choice.mode),
                fastest->plan.swizzle, fastest->plan.pixels_per_item,
-               fastest->median_ms, gbps, 100.0 * gbps / bench.copy_gbps,
-               auto_shape, tuned.plan.swizzle, tuned.plan.pixels_per_item,
-               tuned.median_ms, 100.0 * fastest->median_ms / tuned.median_ms,
-               100.0 * fastest->median_ms / seed->median_ms,
-               100.0 * fastest->median_ms / driver->median_ms);
+               fastest->median_ms, 100.0 * noise, search);
     }
 
   if (options->heatmap &&

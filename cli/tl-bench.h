@@ -26,7 +26,7 @@ typedef struct
   const gchar    *storage;       /* u8, u16, half or float */
   guint           runs;
   gboolean        sweep;
-  gboolean        tune;          /* also run the bounded search, keep it */
+  gdouble         tune_budget_s; /* > 0: also run the search, keep it */
   const gchar    *heatmap;       /* PNG of the shape sweep, or NULL */
   TlBenchOutput   output;
 } TlBenchOptions;

@@ -197,6 +197,9 @@ tl_context_device_limits (TlContext *context,
   limits->max_item_size[1]   = MIN (device->max_item_size[1], G_MAXUINT);
   limits->local_mem_size     = device->local_mem_size;
   limits->native_non_uniform = context->native_non_uniform;
+  limits->device_kind        = (device->type & CL_DEVICE_TYPE_CPU) ?
+                               TL_DEVICE_KIND_CPU : TL_DEVICE_KIND_GPU;
+  limits->compute_units      = device->compute_units;
 
   return TRUE;
 }

@@ -12,6 +12,8 @@
 #include "tl-error.h"
 #include "tl-filter.h"
 
+#define TL_FILTER_CPU_PIXELS_PER_ITEM 4
+
 static const TlFilter *const tl_filters[] =
 {
   &tl_filter_invert,
@@ -295,6 +297,24 @@ tl_filter_pixels_per_item (const TlFilter *filter,
   if (narrow && filter->narrow_pixels_per_item > 0)
     return filter->narrow_pixels_per_item;
   return filter->default_pixels_per_item;
+}
+
+/* The pixels per work-item a run takes when the user leaves it to
+ * ThreadLens: on a CPU four, whatever the filter and storage (PoCL runs a
+ * group as a loop vectorised along x, and four pixels per item were as
+ * fast or faster for every filter in float and 8-bit storage, up to 30%
+ * for the blurs); elsewhere the filter's own default for the storage.
+ */
+guint
+tl_filter_auto_pixels_per_item (const TlFilter *filter,
+                                gboolean        narrow,
+                                TlDeviceKind    device_kind)
+{
+  g_return_val_if_fail (filter != NULL, 1);
+
+  if (device_kind == TL_DEVICE_KIND_CPU)
+    return TL_FILTER_CPU_PIXELS_PER_ITEM;
+  return tl_filter_pixels_per_item (filter, narrow);
 }
 
 void

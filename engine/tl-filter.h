@@ -148,6 +148,9 @@ guint                 tl_filter_halo             (const TlFilter  *filter,
                                                   const TlValue   *values);
 guint                 tl_filter_pixels_per_item  (const TlFilter  *filter,
                                                   gboolean         narrow);
+guint                 tl_filter_auto_pixels_per_item (const TlFilter *filter,
+                                                      gboolean        narrow,
+                                                      TlDeviceKind    device_kind);
 void                  tl_filter_reference        (const TlFilter  *filter,
                                                   const TlValue   *values,
                                                   const TlPixels  *pixels);

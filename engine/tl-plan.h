@@ -24,9 +24,16 @@ typedef enum
   TL_MODE_EMULATED      /* exact grid by up to four offset launches, forced */
 } TlMode;
 
+/* What the untuned rule needs to know of a device (CL_DEVICE_TYPE). */
 typedef enum
 {
-  TL_SHAPE_AUTO,        /* until tuning exists: the seed rule */
+  TL_DEVICE_KIND_GPU,   /* GPUs, accelerators and devices that do not say */
+  TL_DEVICE_KIND_CPU
+} TlDeviceKind;
+
+typedef enum
+{
+  TL_SHAPE_AUTO,        /* tuned if searched, else the device's rule */
   TL_SHAPE_SEED,        /* w = P, h = M / P */
   TL_SHAPE_CUSTOM,      /* the user's w x h */
   TL_SHAPE_DRIVER       /* local size NULL: the driver chooses (a baseline) */
@@ -42,6 +49,8 @@ typedef struct
   guint64  kernel_local_mem;     /* CL_KERNEL_LOCAL_MEM_SIZE */
   guint64  local_mem_per_item;   /* local memory the kernel needs per item */
   gboolean native_non_uniform;   /* device and program allow it */
+  TlDeviceKind device_kind;
+  guint    compute_units;        /* CL_DEVICE_MAX_COMPUTE_UNITS, 0 = unknown */
 } TlLimits;
 
 /* What the user chose. */

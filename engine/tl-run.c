@@ -40,6 +40,14 @@ tl_run_release_buffer (gpointer buffer)
   clReleaseMemObject (buffer);
 }
 
+static void
+tl_run_clear (TlRun *run)
+{
+  g_clear_pointer (&run->launches, g_ptr_array_unref);
+  g_clear_pointer (&run->buffers, g_ptr_array_unref);
+  g_clear_pointer (&run->program, g_free);
+}
+
 TlContext *
 tl_run_get_context (TlRun *run)
 {
@@ -188,9 +196,7 @@ tl_run_free (TlRun *run)
     return;
 
   TL_CL (clFinish, tl_context_get_queue (run->context));
-  g_ptr_array_unref (run->launches);
-  g_ptr_array_unref (run->buffers);
-  g_free (run->program);
+  tl_run_clear (run);
   g_free (run);
 }
 
@@ -390,10 +396,12 @@ tl_run_plan_filter (TlContext      *context,
     }
 
   if (resolved.pixels_per_item == 0)
-    resolved.pixels_per_item = tl_filter_pixels_per_item (filter, tl_codec_is_narrow (codec));
+    resolved.pixels_per_item = tl_filter_auto_pixels_per_item (filter,
+                                                               tl_codec_is_narrow (codec),
+                                                               limits->device_kind);
 
   /* "auto" takes the tuned choice for this device, storage, mode and size
-   * class when a search has been run; the seed rule otherwise.
+   * class when a search has been run; the device's rule otherwise.
    */
   if (choice->shape_kind == TL_SHAPE_AUTO &&
       tl_tune_lookup (context, filter, codec, choice->mode, width, height,
@@ -420,6 +428,91 @@ tl_run_event_ms (cl_event        first,
   return (end - start) / 1e6;
 }
 
+static gsize
+tl_run_buffer_size (const TlPixels *pixels)
+{
+  return (gsize) pixels->width * pixels->height *
+         (pixels->codec ? tl_codec_get_pixel_size (pixels->codec) :
+                          4 * sizeof (gfloat));
+}
+
+/* The device side of RUN for PIXELS: input, output and the codec's
+ * table, the input's upload enqueued into UPLOAD.  RUN's plan is not
+ * touched.
+ */
+static gboolean
+tl_run_setup (TlRun          *run,
+              TlContext      *context,
+              const TlFilter *filter,
+              const TlPixels *pixels,
+              cl_event       *upload,
+              GError        **error)
+{
+  gsize  size = tl_run_buffer_size (pixels);
+  cl_int status;
+
+  run->context  = context;
+  run->filter   = filter;
+  run->program  = tl_run_program_name (filter, pixels->codec);
+  run->pixels   = pixels;
+  run->buffers  = g_ptr_array_new_with_free_func (tl_run_release_buffer);
+  run->launches = g_ptr_array_new_with_free_func (tl_run_release_event);
+
+  run->input  = tl_run_new_buffer (run, CL_MEM_READ_ONLY, size, NULL, error);
+  run->output = run->input ? tl_run_new_buffer (run, CL_MEM_READ_WRITE, size,
+                                                NULL, error) : NULL;
+  if (run->output == NULL)
+    return FALSE;
+
+  if (pixels->codec && tl_codec_get_table (pixels->codec, NULL))
+    {
+      gsize         n_floats;
+      const gfloat *table = tl_codec_get_table (pixels->codec, &n_floats);
+
+      run->codec = tl_run_new_buffer (run, CL_MEM_READ_ONLY,
+                                      n_floats * sizeof (gfloat), table, error);
+      if (run->codec == NULL)
+        return FALSE;
+    }
+
+  status = TL_CL (clEnqueueWriteBuffer, tl_context_get_queue (context),
+                  run->input, CL_FALSE, 0, size, pixels->in, 0, NULL, upload);
+  if (status != CL_SUCCESS)
+    {
+      tl_cl_set_error (error, status, _("copying the image to the device"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Runs the filter's kernels once under RUN's plan, waits, and gives their
+ * time in MS.  Buffers and events of this pass are released after it, so
+ * a long series of passes holds no more memory than one.
+ */
+static gboolean
+tl_run_timed_pass (TlRun          *run,
+                   const TlValue  *values,
+                   gdouble        *ms,
+                   GError        **error)
+{
+  guint  n_buffers = run->buffers->len, first = run->launches->len;
+  cl_int status;
+
+  if (! run->filter->run_cl (run, values, error))
+    return FALSE;
+  status = TL_CL (clFinish, tl_context_get_queue (run->context));
+  if (status != CL_SUCCESS)
+    {
+      tl_cl_set_error (error, status, _("running the kernels"));
+      return FALSE;
+    }
+  *ms = tl_run_event_ms (g_ptr_array_index (run->launches, first),
+                         g_ptr_array_index (run->launches, run->launches->len - 1));
+  g_ptr_array_remove_range (run->launches, first, run->launches->len - first);
+  g_ptr_array_remove_range (run->buffers, n_buffers, run->buffers->len - n_buffers);
+  return TRUE;
+}
+
 /* Uploads once, runs the filter REPEATS times (each timed into SAMPLES when
  * given), reads the last result back.
  */
@@ -437,7 +530,6 @@ tl_run_execute (TlContext       *context,
 {
   TlRun    run = { 0 };
   TlLimits limits;
-  gsize    size;
   cl_event upload = NULL, download = NULL;
   cl_int   status;
   gboolean ok = FALSE;
@@ -446,68 +538,22 @@ tl_run_execute (TlContext       *context,
   if (! tl_filter_check_values (filter, values, error))
     return FALSE;
 
-  run.context  = context;
-  run.filter   = filter;
-  run.program  = tl_run_program_name (filter, pixels->codec);
-  run.pixels   = pixels;
-  run.buffers  = g_ptr_array_new_with_free_func (tl_run_release_buffer);
-  run.launches = g_ptr_array_new_with_free_func (tl_run_release_event);
-
   if (! tl_run_plan_filter (context, filter, pixels->codec, choice,
                             pixels->width, pixels->height, &limits, &run.plan,
-                            error))
+                            error) ||
+      ! tl_run_setup (&run, context, filter, pixels, &upload, error))
     goto out;
-
-  size = (gsize) pixels->width * pixels->height *
-         (pixels->codec ? tl_codec_get_pixel_size (pixels->codec) :
-                          4 * sizeof (gfloat));
-  run.input  = tl_run_new_buffer (&run, CL_MEM_READ_ONLY, size, NULL, error);
-  run.output = run.input ? tl_run_new_buffer (&run, CL_MEM_READ_WRITE, size,
-                                              NULL, error) : NULL;
-  if (run.output == NULL)
-    goto out;
-
-  if (pixels->codec && tl_codec_get_table (pixels->codec, NULL))
-    {
-      gsize         n_floats;
-      const gfloat *table = tl_codec_get_table (pixels->codec, &n_floats);
-
-      run.codec = tl_run_new_buffer (&run, CL_MEM_READ_ONLY,
-                                     n_floats * sizeof (gfloat), table, error);
-      if (run.codec == NULL)
-        goto out;
-    }
-
-  status = TL_CL (clEnqueueWriteBuffer, tl_context_get_queue (context), run.input,
-                  CL_FALSE, 0, size, pixels->in, 0, NULL,
-                  &upload);
-  if (status != CL_SUCCESS)
-    {
-      tl_cl_set_error (error, status, _("copying the image to the device"));
-      goto out;
-    }
 
   for (i = 0; i < repeats; i++)
     {
       first = run.launches->len;
-      if (! filter->run_cl (&run, values, error))
+      if (samples ? ! tl_run_timed_pass (&run, values, &samples[i], error) :
+                    ! filter->run_cl (&run, values, error))
         goto out;
-      if (samples)
-        {
-          status = TL_CL (clFinish, tl_context_get_queue (context));
-          if (status != CL_SUCCESS)
-            {
-              tl_cl_set_error (error, status, _("running the kernels"));
-              goto out;
-            }
-          samples[i] = tl_run_event_ms (g_ptr_array_index (run.launches, first),
-                                        g_ptr_array_index (run.launches,
-                                                           run.launches->len - 1));
-        }
     }
 
   status = TL_CL (clEnqueueReadBuffer, tl_context_get_queue (context), run.output,
-                  CL_TRUE, 0, size, pixels->out, 0, NULL,
+                  CL_TRUE, 0, tl_run_buffer_size (pixels), pixels->out, 0, NULL,
                   &download);
   if (status != CL_SUCCESS)
     {
@@ -519,7 +565,8 @@ tl_run_execute (TlContext       *context,
     {
       memset (times, 0, sizeof (*times));
       times->launches    = run.launches->len - first;
-      times->kernel_ms   = tl_run_event_ms (g_ptr_array_index (run.launches, first),
+      times->kernel_ms   = run.launches->len == 0 ? 0.0 :
+                           tl_run_event_ms (g_ptr_array_index (run.launches, first),
                                             g_ptr_array_index (run.launches,
                                                                run.launches->len - 1));
       times->upload_ms   = tl_run_event_ms (upload, upload);
@@ -536,9 +583,7 @@ tl_run_execute (TlContext       *context,
     clReleaseEvent (upload);
   if (download)
     clReleaseEvent (download);
-  g_ptr_array_unref (run.launches);
-  g_ptr_array_unref (run.buffers);
-  g_free (run.program);
+  tl_run_clear (&run);
   return ok;
 }
 
@@ -581,4 +626,88 @@ tl_run_filter_repeated (TlContext       *context,
 
   return tl_run_execute (context, filter, values, choice, pixels, repeats,
                          samples, plan, NULL, error);
+}
+
+struct _TlRunTimer
+{
+  TlRun          run;
+  const TlValue *values;
+};
+
+/* For searches: PIXELS go to the device once, then any number of choices
+ * are timed on them, one pass each, in any order.
+ */
+TlRunTimer *
+tl_run_timer_new (TlContext       *context,
+                  const TlFilter  *filter,
+                  const TlValue   *values,
+                  const TlPixels  *pixels,
+                  GError         **error)
+{
+  TlRunTimer *timer;
+  cl_event    upload = NULL;
+  cl_int      status = CL_SUCCESS;
+  gboolean    ok;
+
+  g_return_val_if_fail (context != NULL && filter != NULL, NULL);
+  g_return_val_if_fail (values != NULL && pixels != NULL && pixels->in, NULL);
+
+  if (! tl_filter_check_values (filter, values, error))
+    return NULL;
+
+  timer = g_new0 (TlRunTimer, 1);
+  timer->values = values;
+  ok = tl_run_setup (&timer->run, context, filter, pixels, &upload, error);
+  if (ok)
+    status = TL_CL (clWaitForEvents, 1, &upload);
+  if (upload)
+    clReleaseEvent (upload);
+  if (ok && status != CL_SUCCESS)
+    {
+      tl_cl_set_error (error, status, _("copying the image to the device"));
+      ok = FALSE;
+    }
+  if (! ok)
+    {
+      tl_run_timer_free (timer);
+      return NULL;
+    }
+  return timer;
+}
+
+/* One pass of the filter under CHOICE: its kernel time in MS and, when
+ * PLAN is given, the plan it ran.  A choice that cannot be planned is an
+ * error from the planner (see tl_tune_cannot_plan ()).
+ */
+gboolean
+tl_run_timer_time (TlRunTimer      *timer,
+                   const TlChoice  *choice,
+                   gdouble         *ms,
+                   TlPlan          *plan,
+                   GError         **error)
+{
+  TlLimits limits;
+
+  g_return_val_if_fail (timer != NULL && choice != NULL && ms != NULL, FALSE);
+
+  if (! tl_run_plan_filter (timer->run.context, timer->run.filter,
+                            timer->run.pixels->codec, choice,
+                            timer->run.pixels->width, timer->run.pixels->height,
+                            &limits, &timer->run.plan, error) ||
+      ! tl_run_timed_pass (&timer->run, timer->values, ms, error))
+    return FALSE;
+  if (plan)
+    *plan = timer->run.plan;
+  return TRUE;
+}
+
+void
+tl_run_timer_free (TlRunTimer *timer)
+{
+  if (timer == NULL)
+    return;
+  if (timer->run.context)
+    TL_CL (clFinish, tl_context_get_queue (timer->run.context));
+  tl_run_clear (&timer->run);
+  g_free (timer);
 }

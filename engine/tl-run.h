@@ -63,6 +63,21 @@ gboolean          tl_run_plan_filter     (TlContext       *context,
                                           TlPlan          *plan,
                                           GError         **error);
 
+/* Timing many choices on one upload (tl-tune.c's search). */
+typedef struct _TlRunTimer TlRunTimer;
+
+TlRunTimer       *tl_run_timer_new       (TlContext       *context,
+                                          const TlFilter  *filter,
+                                          const TlValue   *values,
+                                          const TlPixels  *pixels,
+                                          GError         **error);
+gboolean          tl_run_timer_time      (TlRunTimer      *timer,
+                                          const TlChoice  *choice,
+                                          gdouble         *ms,
+                                          TlPlan          *plan,
+                                          GError         **error);
+void              tl_run_timer_free      (TlRunTimer      *timer);
+
 /* For kernels outside the filter registry (the overlay). */
 TlRun            *tl_run_new             (TlContext       *context,
                                           const gchar     *program,
@@ -102,6 +117,7 @@ gboolean          tl_run_enqueue_lines   (TlRun           *run,
                                           GError         **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TlRun, tl_run_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TlRunTimer, tl_run_timer_free)
 
 G_END_DECLS
 

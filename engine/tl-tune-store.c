@@ -146,6 +146,8 @@ tl_tune_lookup_device (const gchar    *device_name,
   tuning->choice.swizzle         = json_object_get_int_member (object, "swizzle");
   tuning->choice.pixels_per_item = json_object_get_int_member (object, "pixels_per_item");
   tuning->best_ms   = json_object_get_double_member (object, "best_ms");
+  tuning->rule_ms   = json_object_get_double_member_with_default (object, "rule_ms", 0.0);
+  tuning->cut_short = json_object_get_boolean_member_with_default (object, "cut_short", FALSE);
   tuning->seed_ms   = json_object_get_double_member (object, "seed_ms");
   tuning->driver_ms = json_object_get_double_member (object, "driver_ms");
   tuning->search_s  = json_object_get_double_member (object, "search_s");
@@ -210,6 +212,10 @@ tl_tune_store (TlContext      *context,
   json_builder_add_int_value (builder, tuning->choice.pixels_per_item);
   json_builder_set_member_name (builder, "best_ms");
   json_builder_add_double_value (builder, tuning->best_ms);
+  json_builder_set_member_name (builder, "rule_ms");
+  json_builder_add_double_value (builder, tuning->rule_ms);
+  json_builder_set_member_name (builder, "cut_short");
+  json_builder_add_boolean_value (builder, tuning->cut_short);
   json_builder_set_member_name (builder, "seed_ms");
   json_builder_add_double_value (builder, tuning->seed_ms);
   json_builder_set_member_name (builder, "driver_ms");

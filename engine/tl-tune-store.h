@@ -27,10 +27,12 @@ typedef struct
 {
   TlChoice choice;          /* the fastest: a custom shape, swizzle, k */
   gdouble  best_ms;         /* its median */
+  gdouble  rule_ms;         /* untuned "auto": the device's rule */
   gdouble  seed_ms;         /* the seed rule under the same mode */
   gdouble  driver_ms;       /* the driver's local size */
   gdouble  search_s;        /* wall time the search took */
   guint    n_choices;       /* choices timed */
+  gboolean cut_short;       /* the budget ended the search early */
   guint    width, height;   /* the image the search timed */
 } TlTuning;
 

@@ -2,10 +2,10 @@
  *
  * tl_tune_measure () times one choice from OpenCL events (kernel time,
  * transfers apart): one warm-up, then the median of RUNS.  tl_tune_search
- * () runs a bounded search for one device, kernel program and size class
- * and keeps the fastest choice in the tuning store (tl-tune-store.h,
- * included here for TlTuning and the lookups), where the shape "auto"
- * finds it.
+ * () searches for one device, kernel program and size class within a
+ * time budget and keeps the fastest choice in the tuning store
+ * (tl-tune-store.h, included here for TlTuning and the lookups), where
+ * the shape "auto" finds it.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -21,9 +21,21 @@
 
 G_BEGIN_DECLS
 
-typedef void (* TlTuneProgress) (guint        done,
-                                 guint        total,
-                                 gpointer     data);
+/* How far a search is, for its progress callback. */
+typedef struct
+{
+  gdouble  fraction;        /* of the time budget spent, 0 to 1 */
+  guint    n_timed;         /* choices timed so far */
+  guint    n_candidates;    /* choices the model ordered (0: not yet) */
+  TlChoice best;            /* the fastest so far */
+  gdouble  best_ms;
+} TlTuneStatus;
+
+/* Returns FALSE to cancel the search (nothing is stored then). */
+typedef gboolean (* TlTuneProgress) (const TlTuneStatus *status,
+                                     gpointer            data);
+
+#define TL_TUNE_DEFAULT_BUDGET_S 5.0
 
 gboolean  tl_tune_measure     (TlContext       *context,
                                const TlFilter  *filter,
@@ -45,7 +57,7 @@ gboolean  tl_tune_search      (TlContext       *context,
                                const TlValue   *values,
                                TlMode           mode,
                                const TlPixels  *pixels,
-                               guint            runs,
+                               gdouble          budget_s,
                                TlTuneProgress   progress,
                                gpointer         progress_data,
                                TlTuning        *tuning,

@@ -711,9 +711,19 @@ tl_host_plan_map (TlContext            *context,
       ! tl_host_settings_to_choice (settings, &choice, error))
     return FALSE;
 
-  if (choice.pixels_per_item == 0)
-    choice.pixels_per_item = filter ? tl_filter_pixels_per_item (filter,
-                                                                 tl_codec_is_narrow (codec)) : 1;
+  if (choice.pixels_per_item == 0 && filter)
+    {
+      TlLimits device;
+
+      tl_context_device_limits (context, &device);
+      choice.pixels_per_item = tl_filter_auto_pixels_per_item (filter,
+                                                               tl_codec_is_narrow (codec),
+                                                               device.device_kind);
+    }
+  else if (choice.pixels_per_item == 0)
+    {
+      choice.pixels_per_item = 1;
+    }
 
   return tl_overlay_plan (context, filter, codec, &choice, width, height,
                           limits, plan, error);
@@ -923,16 +933,20 @@ tl_host_process (const TlHostSettings *settings,
   return TRUE;
 }
 
-/* The bounded search behind "auto" (tl-tune.c) for FILTER on REGION of
- * SOURCE as it would run: the layer's storage, the settings' device, mode
- * and parameters.  The result is kept on disk, where later runs and the
- * dialog's summary find it.
+/* The search behind "auto" (tl-tune.c) for FILTER on REGION of SOURCE
+ * as it would run: the layer's storage, the settings' device, mode and
+ * parameters, within BUDGET_S seconds; PROGRESS may cancel it.  The
+ * result is kept on disk, where later runs and the dialog's summary find
+ * it.
  */
 gboolean
 tl_host_tune (const TlHostSettings *settings,
               const TlFilter       *filter,
               GeglBuffer           *source,
               const GeglRectangle  *region,
+              gdouble               budget_s,
+              TlTuneProgress        progress,
+              gpointer              progress_data,
               TlTuning             *tuning,
               GError              **error)
 {
@@ -958,7 +972,8 @@ tl_host_tune (const TlHostSettings *settings,
     return FALSE;
 
   ok = tl_tune_search (context, filter, settings->values, choice.mode,
-                       &pixels, 3, NULL, NULL, tuning, error);
+                       &pixels, budget_s, progress, progress_data, tuning,
+                       error);
   g_free ((gpointer) pixels.in);
   g_free (pixels.out);
   return ok;

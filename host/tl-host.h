@@ -220,6 +220,9 @@ gboolean         tl_host_tune             (const TlHostSettings *settings,
                                            const TlFilter       *filter,
                                            GeglBuffer           *source,
                                            const GeglRectangle  *region,
+                                           gdouble               budget_s,
+                                           TlTuneProgress        progress,
+                                           gpointer              progress_data,
                                            TlTuning             *tuning,
                                            GError              **error);
 

@@ -121,7 +121,7 @@ test_help_version (void)
   g_assert_nonnull (strstr (r.err, "unknown command 'frobnicate'"));
 }
 
-/* DESIGN.md's seed numbers through `plan --json`. */
+/* DESIGN.md's seed numbers through `plan --shape seed --json`. */
 static void
 test_plan_json (void)
 {
@@ -131,7 +131,7 @@ test_plan_json (void)
   JsonArray            *launches;
 
   run_cli (&r, "plan", "--size", "1024x768", "--simd-width", "32",
-           "--max-threads", "512", "--json", NULL);
+           "--max-threads", "512", "--shape", "seed", "--json", NULL);
   g_assert_cmpint (exit_code (&r), ==, 0);
   plan = parse_object (parser, r.out);
   g_assert_cmpint (pair_element (plan, "local", 0), ==, 32);
@@ -144,7 +144,7 @@ test_plan_json (void)
   result_clear (&r);
 
   run_cli (&r, "plan", "--size", "1920x1080", "--simd-width", "32",
-           "--max-threads", "512", "--json", NULL);
+           "--max-threads", "512", "--shape", "seed", "--json", NULL);
   plan = parse_object (parser, r.out);
   g_assert_cmpint (pair_element (plan, "groups", 0), ==, 60);
   g_assert_cmpint (pair_element (plan, "groups", 1), ==, 68);
@@ -153,8 +153,8 @@ test_plan_json (void)
   result_clear (&r);
 
   run_cli (&r, "plan", "--size", "1920x1080", "--simd-width", "32",
-           "--max-threads", "512", "--mode", "non-uniform", "--swizzle", "8",
-           "--json", NULL);
+           "--max-threads", "512", "--shape", "seed", "--mode", "non-uniform",
+           "--swizzle", "8", "--json", NULL);
   plan = parse_object (parser, r.out);
   g_assert_cmpint (json_object_get_int_member (plan, "idle_threads"), ==, 0);
   g_assert_nonnull (strstr (json_object_get_string_member (plan, "mode"), "emulated"));
@@ -165,10 +165,20 @@ test_plan_json (void)
   result_clear (&r);
 
   run_cli (&r, "plan", "--size", "80x70", "--simd-width", "32",
-           "--max-threads", "1024", "--json", NULL);
+           "--max-threads", "1024", "--shape", "seed", "--json", NULL);
   plan = parse_object (parser, r.out);
   g_assert_cmpint (pair_element (plan, "groups", 0), ==, 3);
   g_assert_cmpint (pair_element (plan, "groups", 1), ==, 3);
+  result_clear (&r);
+
+  /* Untuned "auto" without a device: the GPU rule, and the plan says so. */
+  run_cli (&r, "plan", "--size", "80x70", "--simd-width", "32",
+           "--max-threads", "1024", "--json", NULL);
+  plan = parse_object (parser, r.out);
+  g_assert_cmpint (pair_element (plan, "local", 0), ==, 32);
+  g_assert_cmpint (pair_element (plan, "local", 1), ==, 4);
+  g_assert_cmpstr (json_object_get_string_member (plan, "shape_rule"), ==,
+                   "auto, not tuned: GPU rule w = P, h = 128 / P");
   result_clear (&r);
 
   /* With a real device, P and M come from the driver. */

@@ -55,7 +55,7 @@ static void
 test_seed_1024x768 (void)
 {
   TlLimits limits = limits_for (32, 512);
-  TlPlan   plan   = plan_for (&limits, TL_SHAPE_AUTO, 0, 0, TL_MODE_UNIFORM,
+  TlPlan   plan   = plan_for (&limits, TL_SHAPE_SEED, 0, 0, TL_MODE_UNIFORM,
                               0, 1, 1024, 768);
 
   g_assert_cmpuint (plan.local[0], ==, 32);
@@ -153,13 +153,63 @@ test_seed_devices (void)
   TlLimits pocl = limits_for (8, 4096);
   TlPlan   plan;
 
-  plan = plan_for (&h100, TL_SHAPE_AUTO, 0, 0, TL_MODE_UNIFORM, 0, 1, 512, 512);
+  plan = plan_for (&h100, TL_SHAPE_SEED, 0, 0, TL_MODE_UNIFORM, 0, 1, 512, 512);
   g_assert_cmpuint (plan.local[0], ==, 32);
   g_assert_cmpuint (plan.local[1], ==, 8);
+  g_assert_cmpstr (plan.shape_rule, ==, "seed rule w = P, h = M / P");
 
-  plan = plan_for (&pocl, TL_SHAPE_AUTO, 0, 0, TL_MODE_UNIFORM, 0, 1, 512, 512);
+  plan = plan_for (&pocl, TL_SHAPE_SEED, 0, 0, TL_MODE_UNIFORM, 0, 1, 512, 512);
   g_assert_cmpuint (plan.local[0], ==, 8);
   g_assert_cmpuint (plan.local[1], ==, 512);
+}
+
+/* Untuned "auto" follows the device's kind and numbers, and the plan
+ * names the rule: GPUs w = P, h = 128 / P; CPUs w = 4 P, h = 4.
+ */
+static void
+test_auto_rule (void)
+{
+  TlLimits h100  = limits_for (32, 256);
+  TlLimits amd   = limits_for (64, 256);
+  TlLimits small = limits_for (32, 64);
+  TlLimits pocl  = limits_for (8, 4096);
+  TlLimits tiny  = limits_for (16, 64);
+  TlPlan   plan;
+
+  plan = plan_for (&h100, TL_SHAPE_AUTO, 0, 0, TL_MODE_UNIFORM, 0, 1, 512, 512);
+  g_assert_cmpuint (plan.local[0], ==, 32);
+  g_assert_cmpuint (plan.local[1], ==, 4);
+  g_assert_false (plan.tuned);
+  g_assert_cmpstr (plan.shape_rule, ==,
+                   "auto, not tuned: GPU rule w = P, h = 128 / P");
+
+  plan = plan_for (&amd, TL_SHAPE_AUTO, 0, 0, TL_MODE_UNIFORM, 0, 1, 512, 512);
+  g_assert_cmpuint (plan.local[0], ==, 64);
+  g_assert_cmpuint (plan.local[1], ==, 2);
+
+  /* Under M: the rule gives up height, never exceeds the kernel. */
+  plan = plan_for (&small, TL_SHAPE_AUTO, 0, 0, TL_MODE_UNIFORM, 0, 1, 512, 512);
+  g_assert_cmpuint (plan.local[0], ==, 32);
+  g_assert_cmpuint (plan.local[1], ==, 2);
+
+  pocl.device_kind = TL_DEVICE_KIND_CPU;
+  plan = plan_for (&pocl, TL_SHAPE_AUTO, 0, 0, TL_MODE_UNIFORM, 0, 4, 3840, 2160);
+  g_assert_cmpuint (plan.local[0], ==, 32);
+  g_assert_cmpuint (plan.local[1], ==, 4);
+  g_assert_cmpuint (plan.pixels_per_item, ==, 4);
+  g_assert_cmpstr (plan.shape_rule, ==,
+                   "auto, not tuned: CPU rule w = 4 P, h = 4");
+
+  /* A CPU whose kernel allows fewer items than the rule: w = 4 P, h = 1. */
+  tiny.device_kind = TL_DEVICE_KIND_CPU;
+  plan = plan_for (&tiny, TL_SHAPE_AUTO, 0, 0, TL_MODE_UNIFORM, 0, 1, 100, 100);
+  g_assert_cmpuint (plan.local[0], ==, 64);
+  g_assert_cmpuint (plan.local[1], ==, 1);
+
+  /* A device limit in x below the rule's width: cut, not an error. */
+  tiny.max_item_size[0] = 32;
+  plan = plan_for (&tiny, TL_SHAPE_AUTO, 0, 0, TL_MODE_UNIFORM, 0, 1, 100, 100);
+  g_assert_cmpuint (plan.local[0], ==, 32);
 }
 
 static void
@@ -430,6 +480,7 @@ main (int    argc,
   g_test_add_func ("/plan/seed/1920x1080", test_seed_1920x1080);
   g_test_add_func ("/plan/seed/80x70", test_seed_80x70);
   g_test_add_func ("/plan/seed/devices", test_seed_devices);
+  g_test_add_func ("/plan/auto-rule", test_auto_rule);
   g_test_add_func ("/plan/pixels-per-item", test_pixels_per_item);
   g_test_add_func ("/plan/limits", test_limits_are_errors);
   g_test_add_func ("/plan/shape-syntax", test_shape_syntax);

@@ -1135,6 +1135,68 @@ find_button (GtkWidget *widget,
     gtk_container_forall (GTK_CONTAINER (widget), find_button, data);
 }
 
+static void
+find_progress (GtkWidget *widget,
+               gpointer   data)
+{
+  GtkWidget **found = data;
+
+  if (*found)
+    return;
+  if (GTK_IS_PROGRESS_BAR (widget))
+    *found = widget;
+  else if (GTK_IS_CONTAINER (widget))
+    gtk_container_forall (GTK_CONTAINER (widget), find_progress, data);
+}
+
+/* Tune pressed again while it runs cancels the search: nothing is kept,
+ * "auto" stays the device's rule, and the progress bar says so.
+ */
+static void
+test_tune_cancel (void)
+{
+  GeglRectangle   region = photo_region ();
+  const TlFilter *filter = tl_filter_lookup ("sepia", NULL);
+  GeglBuffer     *buffer = tl_image_get_buffer (photo);
+  TlHostSettings  settings;
+  TlDialogPanel  *panel;
+  GtkWidget      *dialog, *tune = NULL, *progress = NULL;
+  TlLimits        limits;
+  TlPlan          shown;
+  gint64          start;
+
+  tl_host_settings_init (&settings, filter);
+  dialog = tl_dialog_new (filter, &settings, buffer, &region, NULL);
+  panel  = tl_dialog_get_panel (TL_DIALOG (dialog));
+  show_and_wait (dialog, panel);
+  find_button (dialog, &tune);
+  find_progress (dialog, &progress);
+  g_assert_nonnull (tune);
+  g_assert_nonnull (progress);
+  g_assert_false (gtk_widget_get_visible (progress));
+
+  start = g_get_monotonic_time ();
+  gtk_button_clicked (GTK_BUTTON (tune));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (tune)), ==, "_Cancel");
+  g_assert_true (gtk_widget_get_sensitive (tune));
+  g_assert_true (gtk_widget_get_visible (progress));
+  gtk_button_clicked (GTK_BUTTON (tune));
+  wait_for (panel);
+  g_test_message ("cancelled after %.2f s", (g_get_monotonic_time () - start) / 1e6);
+  /* Well before the 5 s budget: the search stops at its next pass. */
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 4 * G_USEC_PER_SEC);
+
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (tune)), ==, "Tu_ne");
+  g_assert_cmpstr (gtk_progress_bar_get_text (GTK_PROGRESS_BAR (progress)), ==,
+                   "Tuning cancelled: Automatic keeps its choice.");
+  g_assert_true (g_str_has_prefix (tl_dialog_panel_get_summary (panel, "rule"),
+                                   "automatic, not tuned yet"));
+  g_assert_true (tl_dialog_panel_get_plan (panel, &limits, &shown));
+  g_assert_false (shown.tuned);
+
+  destroy (dialog, panel);
+}
+
 /* Tune runs the search for this device, layer storage and size; then
  * "auto" shows the tuned choice and says so, with the search's length.
  */
@@ -1150,7 +1212,7 @@ test_tuned (void)
   const TlDevice      *device;
   TlHostSettings       settings;
   TlDialogPanel       *panel;
-  GtkWidget           *dialog, *tune = NULL;
+  GtkWidget           *dialog, *tune = NULL, *progress = NULL;
   TlTuning             tuning;
   TlLimits             limits;
   TlPlan               shown;
@@ -1164,11 +1226,18 @@ test_tuned (void)
                                    "automatic, not tuned yet"));
 
   find_button (dialog, &tune);
+  find_progress (dialog, &progress);
   g_assert_nonnull (tune);
   gtk_button_clicked (GTK_BUTTON (tune));
-  g_assert_false (gtk_widget_get_sensitive (tune));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (tune)), ==, "_Cancel");
   wait_for (panel);
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (tune)), ==, "Tu_ne");
   g_assert_true (gtk_widget_get_sensitive (tune));
+  g_test_message ("progress: %s",
+                  gtk_progress_bar_get_text (GTK_PROGRESS_BAR (progress)));
+  g_assert_true (g_str_has_prefix (gtk_progress_bar_get_text (GTK_PROGRESS_BAR (progress)),
+                                   "Tuned: "));
+  g_assert_cmpfloat (gtk_progress_bar_get_fraction (GTK_PROGRESS_BAR (progress)), ==, 1.0);
 
   rule = tl_dialog_panel_get_summary (panel, "rule");
   g_test_message ("summary: %s", rule);
@@ -1386,6 +1455,7 @@ main (int    argc,
   g_test_add_func ("/ui/screenshots/en", test_screenshots_en);
   g_test_add_func ("/ui/screenshots/ja", test_screenshots_ja);
   /* Last: the tuning data it leaves would change "auto" for the others. */
+  g_test_add_func ("/ui/tune-cancel", test_tune_cancel);
   g_test_add_func ("/ui/tuned", test_tuned);
 
   status = g_test_run ();

@@ -93,7 +93,9 @@ struct _TlDialogPanel
   gboolean              injected;
   gboolean              probing;
   gboolean              tuning;        /* a search for "auto" is running */
-  GtkWidget            *tune_button;
+  GtkWidget            *tune_button;   /* Cancel while tuning */
+  GtkWidget            *tune_progress; /* shown from the first search on */
+  GCancellable         *tune_cancellable;
   GeglBuffer           *source;        /* the layer, for tuning */
   GCancellable         *cancellable;
   gboolean              disposed;

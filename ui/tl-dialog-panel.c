@@ -32,14 +32,19 @@ tl_dialog_panel_n_params (TlDialogPanel *self)
   return self->filter ? self->filter->n_params : 0;
 }
 
-/* The filter's default for the layer's storage ("" variant: floats). */
+/* What a run takes by default on the chosen device for the layer's
+ * storage ("" variant: floats).
+ */
 guint
 tl_dialog_panel_default_pixels (TlDialogPanel *self)
 {
   if (self->filter == NULL)
     return 1;
-  return tl_filter_pixels_per_item (self->filter,
-                                    self->variant && *self->variant);
+  return tl_filter_auto_pixels_per_item (self->filter,
+                                         self->variant && *self->variant,
+                                         self->have_limits ?
+                                         self->limits.device_kind :
+                                         TL_DEVICE_KIND_GPU);
 }
 
 /* Any change: the widgets read, the result judged, the host told. */
@@ -83,6 +88,10 @@ tl_dialog_panel_dispose (GObject *object)
   if (self->cancellable)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  /* Closing the dialog stops a search; the worker finishes its pass. */
+  if (self->tune_cancellable)
+    g_cancellable_cancel (self->tune_cancellable);
+  g_clear_object (&self->tune_cancellable);
 
   G_OBJECT_CLASS (tl_dialog_panel_parent_class)->dispose (object);
 }

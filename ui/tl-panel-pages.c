@@ -404,8 +404,12 @@ tl_panel_pages_dispatch (TlDialogPanel *self)
                                tl_panel_pages_shapes[i].label :
                                _(tl_panel_pages_shapes[i].label));
   gtk_widget_set_tooltip_text (self->shape_combo,
-                               _("The work-group shape. Automatic and the seed "
-                                 "rule make groups P wide and M / P tall."));
+                               _("The work-group shape. Automatic takes what "
+                                 "Tune measured fastest, and until then a rule "
+                                 "from the device: on a GPU groups P wide and "
+                                 "128 / P tall, on a CPU 4 P wide and 4 tall. The "
+                                 "seed rule makes groups P wide and M / P "
+                                 "tall."));
   gtk_widget_set_hexpand (self->shape_combo, TRUE);
   gtk_grid_attach (GTK_GRID (grid),
                    tl_panel_pages_label (_("Sh_ape:"), self->shape_combo),
@@ -416,14 +420,20 @@ tl_panel_pages_dispatch (TlDialogPanel *self)
 
       self->tune_button = gtk_button_new_with_mnemonic (_("Tu_ne"));
       gtk_widget_set_tooltip_text (self->tune_button,
-                                   _("Time the candidate shapes, swizzles and "
-                                     "pixels per item on this layer and keep "
-                                     "the fastest for Automatic"));
+                                   _("Time the likeliest shapes, swizzles and "
+                                     "pixels per item on this layer for a few "
+                                     "seconds and keep the fastest for "
+                                     "Automatic"));
       g_signal_connect_swapped (self->tune_button, "clicked",
                                 G_CALLBACK (tl_panel_tune_start), self);
       gtk_box_pack_start (GTK_BOX (shape_box), self->shape_combo, TRUE, TRUE, 0);
       gtk_box_pack_start (GTK_BOX (shape_box), self->tune_button, FALSE, FALSE, 0);
       gtk_grid_attach (GTK_GRID (grid), shape_box, 1, row++, 1, 1);
+
+      self->tune_progress = gtk_progress_bar_new ();
+      gtk_progress_bar_set_show_text (GTK_PROGRESS_BAR (self->tune_progress), TRUE);
+      gtk_widget_set_no_show_all (self->tune_progress, TRUE);
+      gtk_grid_attach (GTK_GRID (grid), self->tune_progress, 1, row++, 1, 1);
     }
   else
     {
