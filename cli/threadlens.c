@@ -552,7 +552,30 @@ cli_apply (gint    argc,
   return EXIT_SUCCESS;
 }
 
-static gdouble cli_tune_budget_s = 0.0;   /* 0: no --tune */
+static gdouble       cli_tune_budget_s = 0.0;   /* 0: no --tune */
+static TlBenchSweep  cli_sweep = TL_BENCH_SWEEP_NONE;
+
+/* --sweep alone: every choice; --sweep=shapes: every shape and k, uniform
+ * and without swizzle (a fourth of the cases, for slow devices).
+ */
+static gboolean
+cli_parse_sweep (const gchar *name,
+                 const gchar *value,
+                 gpointer     data,
+                 GError     **error)
+{
+  if (value == NULL || strcmp (value, "all") == 0)
+    cli_sweep = TL_BENCH_SWEEP_ALL;
+  else if (strcmp (value, "shapes") == 0)
+    cli_sweep = TL_BENCH_SWEEP_SHAPES;
+  else
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("bad --sweep '%s' (expected all or shapes)"), value);
+      return FALSE;
+    }
+  return TRUE;
+}
 
 /* --tune alone takes the default budget; --tune=SECONDS its own. */
 static gboolean
@@ -589,7 +612,6 @@ cli_bench (gint    argc,
   static gchar    *size     = NULL;
   static gchar    *storage  = NULL;
   static gchar    *heatmap  = NULL;
-  static gboolean  sweep    = FALSE;
   static gboolean  markdown = FALSE;
   static GOptionEntry entries[] =
   {
@@ -600,8 +622,9 @@ cli_bench (gint    argc,
     { "storage", 0, 0, G_OPTION_ARG_STRING, &storage,
       N_("How the pixels travel: u8, u16, half or float (default float)"),
       "TYPE" },
-    { "sweep", 0, 0, G_OPTION_ARG_NONE, &sweep,
-      N_("Time every shape x mode x swizzle x pixels per item"), NULL },
+    { "sweep", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, cli_parse_sweep,
+      N_("Time every shape x mode x swizzle x pixels per item (=shapes: "
+         "every shape x pixels per item, uniform, no swizzle)"), "all|shapes" },
     { "tune", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, cli_parse_tune,
       N_("Search for --shape auto's choice for at most SECONDS (default 5) "
          "and keep it"), "SECONDS" },
@@ -629,7 +652,7 @@ cli_bench (gint    argc,
     return cli_usage (options, _("bench needs FILTER IN"));
   if (runs < 3)
     return cli_usage (options, _("--runs must be at least 3 for a median"));
-  if (heatmap && ! sweep)
+  if (heatmap && cli_sweep == TL_BENCH_SWEEP_NONE)
     return cli_usage (options, _("--heatmap needs --sweep"));
   g_option_context_free (options);
 
@@ -662,7 +685,7 @@ cli_bench (gint    argc,
                       &choice : NULL;
   bench.storage = storage ? storage : "float";
   bench.runs    = runs;
-  bench.sweep   = sweep;
+  bench.sweep   = cli_sweep;
   bench.tune_budget_s = cli_tune_budget_s;
   bench.heatmap = heatmap;
   bench.output  = cli_dispatch.json ? TL_BENCH_JSON_LINES :

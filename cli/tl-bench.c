@@ -751,11 +751,15 @@ tl_bench_run (TlContext            *context,
       static const guint  swizzles[] = { 0, 8 };
       static const guint  ks[]       = { 1, 2, 4 };
       g_autoptr(GArray)   shapes     = tl_tune_candidates (&limits, &base);
+      guint               n_modes    = options->sweep == TL_BENCH_SWEEP_ALL ?
+                                       G_N_ELEMENTS (modes) : 1;
+      guint               n_swizzles = options->sweep == TL_BENCH_SWEEP_ALL ?
+                                       G_N_ELEMENTS (swizzles) : 1;
       guint               s, m, z, k;
 
       for (s = 0; s < shapes->len; s++)
-        for (m = 0; m < G_N_ELEMENTS (modes); m++)
-          for (z = 0; z < G_N_ELEMENTS (swizzles); z++)
+        for (m = 0; m < n_modes; m++)
+          for (z = 0; z < n_swizzles; z++)
             for (k = 0; k < G_N_ELEMENTS (ks); k++)
               {
                 const TlChoice *shape = &g_array_index (shapes, TlChoice, s);

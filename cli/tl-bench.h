@@ -19,13 +19,20 @@ typedef enum
   TL_BENCH_MARKDOWN        /* one row of the README's table */
 } TlBenchOutput;
 
+typedef enum
+{
+  TL_BENCH_SWEEP_NONE,
+  TL_BENCH_SWEEP_ALL,      /* shapes x modes x swizzles x pixels per item */
+  TL_BENCH_SWEEP_SHAPES    /* shapes x pixels per item, uniform, no swizzle */
+} TlBenchSweep;
+
 typedef struct
 {
   const TlChoice *user_choice;   /* NULL: the default cases */
   guint           width, height; /* the photo scaled to this */
   const gchar    *storage;       /* u8, u16, half or float */
   guint           runs;
-  gboolean        sweep;
+  TlBenchSweep    sweep;
   gdouble         tune_budget_s; /* > 0: also run the search, keep it */
   const gchar    *heatmap;       /* PNG of the shape sweep, or NULL */
   TlBenchOutput   output;

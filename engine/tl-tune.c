@@ -8,7 +8,7 @@
  * is a long step away except for tiled kernels on a GPU.  The screen
  * times each candidate once after a warm-up pass (a driver may compile
  * per local size) and stops early once many in a row came nowhere near
- * the best.  The race then re-times the leaders and the untuned rule in
+ * the best (the model's order says the rest are further still).  The race then re-times the leaders and the untuned rule in
  * interleaved rounds, so drift and noise hit them all alike, drops the
  * clear losers and keeps the lowest median.  A choice replaces the
  * untuned rule only when it is 2% faster, and a swizzle must win by 3%,
@@ -33,8 +33,8 @@
 
 #define TL_TUNE_RULE_GAIN    0.98  /* a choice must beat the rule by 2% */
 #define TL_TUNE_SWIZZLE_GAIN 0.97  /* a swizzle must beat the best by 3% */
-#define TL_TUNE_NEAR         1.05  /* "near the best" in the screen */
-#define TL_TUNE_PATIENCE     12    /* screened in a row, none near: stop */
+#define TL_TUNE_FAR          1.25  /* "cannot win" in the screen */
+#define TL_TUNE_PATIENCE     16    /* screened in a row, all far: stop */
 #define TL_TUNE_SCREEN_SHARE 0.6   /* of the budget, at most, for the screen */
 #define TL_TUNE_LEADERS      4     /* screened choices that go to the race */
 #define TL_TUNE_LEAD_MARGIN  1.25  /* ... if within this of the best */
@@ -372,7 +372,7 @@ tl_tune_run (TlTuneSearch    *search,
           return FALSE;
         }
       search->status.n_timed++;
-      since_near = entry->median_ms < TL_TUNE_NEAR * best->median_ms ? 0 :
+      since_near = entry->median_ms < TL_TUNE_FAR * best->median_ms ? 0 :
                    since_near + 1;
       if (entry->median_ms < best->median_ms)
         {
