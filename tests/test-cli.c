@@ -769,6 +769,76 @@ test_concurrent_cache (void)
   }
 }
 
+/* bench --tune=SECONDS keeps to its budget and "auto" then runs tuned;
+ * --sweep=shapes times uniform, unswizzled choices only; bad budgets and
+ * sweeps are refused with the value named.
+ */
+static void
+test_bench_tune (void)
+{
+  g_autofree gchar *image  = photo ("coffee.png");
+  g_autofree gchar *cache  = g_dir_make_tmp ("threadlens-tune-XXXXXX", NULL);
+  g_autofree gchar *old    = g_strdup (g_getenv ("XDG_CACHE_HOME"));
+  g_auto(Result)    r;
+  gchar           **lines;
+  const gchar      *tuning;
+  gdouble           seconds;
+  guint             i, n_sweep = 0;
+  gboolean          untuned = FALSE;
+
+  g_assert_nonnull (cache);
+  g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+
+  run_cli (&r, "bench", "invert", "--size", "640x480", "--storage", "u8",
+           "--runs", "3", "--tune=1", image, NULL);
+  g_assert_cmpint (exit_code (&r), ==, 0);
+  g_test_message ("%s", r.out);
+  g_assert_nonnull (strstr (r.out, "auto (untuned rule)"));
+  g_assert_nonnull (strstr (r.out, "auto (tuned)"));
+  tuning = strstr (r.out, "tuning: ");
+  g_assert_nonnull (tuning);
+  tuning = strstr (tuning, " in ");
+  g_assert_nonnull (tuning);
+  seconds = g_ascii_strtod (tuning + 4, NULL);
+  /* The budget, plus at most the pass that was running when it ran out. */
+  g_assert_cmpfloat (seconds, >, 0.0);
+  g_assert_cmpfloat (seconds, <, 1.5);
+  result_clear (&r);
+
+  run_cli (&r, "bench", "sepia", "--size", "320x240", "--storage", "u8",
+           "--runs", "3", "--sweep=shapes", "--json", image, NULL);
+  g_assert_cmpint (exit_code (&r), ==, 0);
+  lines = g_strsplit (r.out, "\n", -1);
+  for (i = 0; lines[i]; i++)
+    {
+      if (strstr (lines[i], "\"case\":\"auto (untuned rule)\""))
+        untuned = TRUE;
+      if (! strstr (lines[i], "\"case\":\"sweep\""))
+        continue;
+      n_sweep++;
+      g_assert_nonnull (strstr (lines[i], "\"mode\":\"uniform\""));
+      g_assert_nonnull (strstr (lines[i], "\"swizzle\":0"));
+    }
+  g_strfreev (lines);
+  g_assert_true (untuned);
+  g_assert_cmpuint (n_sweep, >=, 12);
+  result_clear (&r);
+
+  run_cli (&r, "bench", "invert", "--tune=0", image, NULL);
+  g_assert_cmpint (exit_code (&r), ==, 2);
+  g_assert_nonnull (strstr (r.err, "bad --tune budget '0'"));
+  result_clear (&r);
+
+  run_cli (&r, "bench", "invert", "--sweep=some", image, NULL);
+  g_assert_cmpint (exit_code (&r), ==, 2);
+  g_assert_nonnull (strstr (r.err, "bad --sweep 'some'"));
+
+  if (old)
+    g_setenv ("XDG_CACHE_HOME", old, TRUE);
+  else
+    g_unsetenv ("XDG_CACHE_HOME");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -784,6 +854,7 @@ main (int    argc,
 
   g_test_add_func ("/cli/help-version", test_help_version);
   g_test_add_func ("/cli/plan-json", test_plan_json);
+  g_test_add_func ("/cli/bench-tune", test_bench_tune);
   g_test_add_func ("/cli/devices-filters", test_devices_filters);
   g_test_add_func ("/cli/apply", test_apply);
   g_test_add_func ("/cli/bad-input", test_bad_input);
