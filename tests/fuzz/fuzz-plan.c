@@ -99,6 +99,28 @@ fuzz_model_accepts (const TlLimits *limits,
       if (w == 0 || h == 0)
         return FALSE;
     }
+  else if (choice->shape_kind == TL_SHAPE_AUTO)
+    {
+      /* Untuned: GPUs w = P, h = 128 / P; CPUs w = 4 P, h = 4; under M,
+       * then cut to the device's limits on each side.
+       */
+      if (limits->device_kind == TL_DEVICE_KIND_CPU)
+        {
+          w = MIN (4 * (guint64) limits->simd_width, limits->max_group_size);
+          h = MAX (1, MIN (4, limits->max_group_size / w));
+        }
+      else
+        {
+          guint64 items = MIN (128, limits->max_group_size);
+
+          w = MIN (limits->simd_width, items);
+          h = MAX (1, items / w);
+        }
+      if (limits->max_item_size[0] && w > limits->max_item_size[0])
+        w = limits->max_item_size[0];
+      if (limits->max_item_size[1] && h > limits->max_item_size[1])
+        h = limits->max_item_size[1];
+    }
   else
     {
       w = MIN (limits->simd_width, limits->max_group_size);
@@ -330,6 +352,9 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   /* Regions are GEGL rectangles: at most G_MAXINT on a side. */
   width  = fuzz_take (&in, 4) & G_MAXINT;
   height = fuzz_take (&in, 4) & G_MAXINT;
+  /* Last, so the older corpus entries still mean what they meant. */
+  limits.device_kind = fuzz_take (&in, 1) & 1 ? TL_DEVICE_KIND_CPU :
+                                                TL_DEVICE_KIND_GPU;
 
   /* P and M are positive by contract (the planner's preconditions). */
   if (limits.simd_width == 0 || limits.max_group_size == 0)
