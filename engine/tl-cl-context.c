@@ -199,7 +199,6 @@ tl_context_device_limits (TlContext *context,
   limits->native_non_uniform = context->native_non_uniform;
   limits->device_kind        = (device->type & CL_DEVICE_TYPE_CPU) ?
                                TL_DEVICE_KIND_CPU : TL_DEVICE_KIND_GPU;
-  limits->compute_units      = device->compute_units;
 
   return TRUE;
 }

@@ -50,7 +50,6 @@ typedef struct
   guint64  local_mem_per_item;   /* local memory the kernel needs per item */
   gboolean native_non_uniform;   /* device and program allow it */
   TlDeviceKind device_kind;
-  guint    compute_units;        /* CL_DEVICE_MAX_COMPUTE_UNITS, 0 = unknown */
 } TlLimits;
 
 /* What the user chose. */

@@ -323,7 +323,7 @@ tl_tune_run (TlTuneSearch    *search,
   g_autoptr(GPtrArray) racers = g_ptr_array_new ();
   TlTuneEntry        rule;
   TlTuneEntry       *best;
-  guint              i, since_near = 0, round;
+  guint              i, far_in_a_row = 0, round;
   gboolean           skip;
 
   /* The untuned rule: what "auto" does today, the choice to beat. */
@@ -349,7 +349,6 @@ tl_tune_run (TlTuneSearch    *search,
       ! tl_tune_reference (search, base, TL_SHAPE_SEED, &tuning->seed_ms, error) ||
       ! tl_tune_reference (search, base, TL_SHAPE_DRIVER, &tuning->driver_ms, error))
     return FALSE;
-  tuning->rule_ms = rule.median_ms;
 
   /* The screen, nearest first. */
   entries = tl_tune_ordered_candidates (limits, rule_plan, &rule.choice);
@@ -360,9 +359,9 @@ tl_tune_run (TlTuneSearch    *search,
       TlTuneEntry *entry = &g_array_index (entries, TlTuneEntry, i);
 
       if (tl_tune_over_budget (search, TL_TUNE_SCREEN_SHARE) ||
-          since_near >= TL_TUNE_PATIENCE)
+          far_in_a_row >= TL_TUNE_PATIENCE)
         {
-          tuning->cut_short = i < entries->len && since_near < TL_TUNE_PATIENCE;
+          tuning->cut_short = i < entries->len && far_in_a_row < TL_TUNE_PATIENCE;
           break;
         }
       if (! tl_tune_sample (search, entry, TRUE, &skip, error))
@@ -372,8 +371,8 @@ tl_tune_run (TlTuneSearch    *search,
           return FALSE;
         }
       search->status.n_timed++;
-      since_near = entry->median_ms < TL_TUNE_FAR * best->median_ms ? 0 :
-                   since_near + 1;
+      far_in_a_row = entry->median_ms < TL_TUNE_FAR * best->median_ms ? 0 :
+                   far_in_a_row + 1;
       if (entry->median_ms < best->median_ms)
         {
           best = entry;
