@@ -57,7 +57,7 @@ static GOptionEntry cli_dispatch_entries[] =
   { "swizzle", 0, 0, G_OPTION_ARG_INT, &cli_dispatch.swizzle,
     N_("Thread-group ID swizzle tile width in groups (0 = off)"), "N" },
   { "pixels-per-item", 0, 0, G_OPTION_ARG_INT, &cli_dispatch.pixels_per_item,
-    N_("Pixels per work-item along x (0 = the filter's default)"), "K" },
+    N_("Pixels per work-item along x (0 = the default for the device and storage)"), "K" },
   { "device", 0, 0, G_OPTION_ARG_STRING, &cli_dispatch.device,
     N_("OpenCL device: index or name substring (default: THREADLENS_DEVICE, "
        "else the first GPU, else the first device)"), "SPEC" },

@@ -1238,6 +1238,7 @@ test_tuned (void)
   g_assert_true (g_str_has_prefix (gtk_progress_bar_get_text (GTK_PROGRESS_BAR (progress)),
                                    "Tuned: "));
   g_assert_cmpfloat (gtk_progress_bar_get_fraction (GTK_PROGRESS_BAR (progress)), ==, 1.0);
+  save_screenshot (dialog, "tuned");
 
   rule = tl_dialog_panel_get_summary (panel, "rule");
   g_test_message ("summary: %s", rule);
