@@ -76,7 +76,7 @@ tl_area_box_cl (TlRun         *run,
   gint               radius  = (gint) values[0].v[0];
   g_autofree gfloat *weights = tl_area_box_weights (radius);
 
-  return tl_filter_convolve_cl (run, weights, radius, "tl_convolve_v", NULL,
+  return tl_filter_convolve_cl (run, weights, radius, "tl_convolve", NULL,
                                 NULL, error);
 }
 
@@ -98,11 +98,7 @@ static const TlParamSpec tl_area_box_params[] =
   },
 };
 
-static const gchar *const tl_area_box_kernels[] =
-{
-  "tl_convolve_h_tiled", "tl_convolve_v_tiled",
-  NULL
-};
+static const gchar *const tl_area_box_kernels[] = { "tl_convolve_2d", NULL };
 
 const TlFilter tl_filter_box_blur =
 {
@@ -250,6 +246,9 @@ tl_area_pixelize_check (const TlFilter *filter,
   return TRUE;
 }
 
+/* Each block's mean: the sum of its part of each row, then of those
+ * down the block, the order of the kernels' passes (kernels/area.cl).
+ */
 static void
 tl_area_pixelize_reference (const TlFilter      *filter,
                             const TlValue       *values,
@@ -269,9 +268,15 @@ tl_area_pixelize_reference (const TlFilter      *filter,
         gfloat mean[4];
 
         for (v = y0; v < y1; v++)
-          for (u = x0; u < x1; u++)
+          {
+            gfloat row[4] = { 0, 0, 0, 0 };
+
+            for (u = x0; u < x1; u++)
+              for (c = 0; c < 4; c++)
+                row[c] += pixels->in[((gsize) v * w + u) * 4 + c];
             for (c = 0; c < 4; c++)
-              sum[c] += pixels->in[((gsize) v * w + u) * 4 + c];
+              sum[c] += row[c];
+          }
         for (c = 0; c < 4; c++)
           mean[c] = sum[c] / (gfloat) ((y1 - y0) * (x1 - x0));
 
@@ -281,26 +286,81 @@ tl_area_pixelize_reference (const TlFilter      *filter,
       }
 }
 
+/* Blocks, whole or cut, along a line of LENGTH pixels from ANCHOR. */
+static gint
+tl_area_pixelize_blocks (gint length,
+                         gint size,
+                         gint anchor)
+{
+  return (length + anchor + size - 1) / size;
+}
+
+/* Three passes (kernels/area.cl): row parts' sums and block means as
+ * line passes, then every pixel under the plan.
+ */
 static gboolean
 tl_area_pixelize_cl (TlRun         *run,
                      const TlValue *values,
                      GError       **error)
 {
-  cl_mem    in   = tl_run_get_input (run);
-  cl_mem    out  = tl_run_get_output (run);
-  cl_int    size = (cl_int) values[0].v[0];
-  cl_kernel kernel = tl_run_get_kernel (run, "tl_area_pixelize", error);
   const TlPixels *pixels = tl_run_get_pixels (run);
-  gint      anchor[2];
+  cl_int          size   = (cl_int) values[0].v[0];
+  cl_int          w      = pixels->width, h = pixels->height;
+  cl_mem          in     = tl_run_get_input (run);
+  cl_mem          out    = tl_run_get_output (run);
+  cl_kernel       rows, means, spread;
+  cl_mem          sums, mean_buffer;
+  gint            anchor[2];
+  cl_int          ax, ay, blocks_x, blocks_y;
 
   tl_area_pixelize_anchor (size, pixels->x, pixels->y, &anchor[0], &anchor[1]);
-  return (kernel != NULL &&
-          tl_run_set_arg (run, kernel, 0, sizeof (cl_mem), &in, error) &&
-          tl_run_set_arg (run, kernel, 1, sizeof (cl_mem), &out, error) &&
-          tl_run_set_arg (run, kernel, 4, sizeof (cl_int), &size, error) &&
-          tl_run_set_arg (run, kernel, 5, sizeof (cl_int), &anchor[0], error) &&
-          tl_run_set_arg (run, kernel, 6, sizeof (cl_int), &anchor[1], error) &&
-          tl_run_enqueue (run, kernel, 2, error));
+  ax       = anchor[0];
+  ay       = anchor[1];
+  blocks_x = tl_area_pixelize_blocks (w, size, ax);
+  blocks_y = tl_area_pixelize_blocks (h, size, ay);
+
+  sums = tl_run_new_buffer (run, CL_MEM_READ_WRITE,
+                            (gsize) blocks_x * h * 4 * sizeof (gfloat), NULL,
+                            error);
+  mean_buffer = sums ? tl_run_new_buffer (run, CL_MEM_READ_WRITE,
+                                          (gsize) blocks_x * blocks_y * 4 *
+                                          sizeof (gfloat), NULL, error) : NULL;
+  if (mean_buffer == NULL)
+    return FALSE;
+
+  rows = tl_run_get_kernel (run, "tl_pixelize_rows", error);
+  if (rows == NULL ||
+      ! tl_run_set_arg (run, rows, 0, sizeof (cl_mem), &in, error) ||
+      ! tl_run_set_arg (run, rows, 1, sizeof (cl_mem), &sums, error) ||
+      ! tl_run_set_arg (run, rows, 4, sizeof (cl_int), &size, error) ||
+      ! tl_run_set_arg (run, rows, 5, sizeof (cl_int), &ax, error) ||
+      ! tl_run_set_arg (run, rows, 6, sizeof (cl_int), &blocks_x, error) ||
+      ! tl_run_set_arg (run, rows, 7, sizeof (cl_int), &w, error) ||
+      ! tl_run_enqueue_lines (run, rows, 2, (guint) blocks_x * h, error))
+    return FALSE;
+
+  means = tl_run_get_kernel (run, "tl_pixelize_means", error);
+  if (means == NULL ||
+      ! tl_run_set_arg (run, means, 0, sizeof (cl_mem), &sums, error) ||
+      ! tl_run_set_arg (run, means, 1, sizeof (cl_mem), &mean_buffer, error) ||
+      ! tl_run_set_arg (run, means, 4, sizeof (cl_int), &size, error) ||
+      ! tl_run_set_arg (run, means, 5, sizeof (cl_int), &ax, error) ||
+      ! tl_run_set_arg (run, means, 6, sizeof (cl_int), &ay, error) ||
+      ! tl_run_set_arg (run, means, 7, sizeof (cl_int), &blocks_x, error) ||
+      ! tl_run_set_arg (run, means, 8, sizeof (cl_int), &w, error) ||
+      ! tl_run_set_arg (run, means, 9, sizeof (cl_int), &h, error) ||
+      ! tl_run_enqueue_lines (run, means, 2, (guint) blocks_x * blocks_y, error))
+    return FALSE;
+
+  spread = tl_run_get_kernel (run, "tl_area_pixelize", error);
+  return (spread != NULL &&
+          tl_run_set_arg (run, spread, 0, sizeof (cl_mem), &mean_buffer, error) &&
+          tl_run_set_arg (run, spread, 1, sizeof (cl_mem), &out, error) &&
+          tl_run_set_arg (run, spread, 4, sizeof (cl_int), &size, error) &&
+          tl_run_set_arg (run, spread, 5, sizeof (cl_int), &ax, error) &&
+          tl_run_set_arg (run, spread, 6, sizeof (cl_int), &ay, error) &&
+          tl_run_set_arg (run, spread, 7, sizeof (cl_int), &blocks_x, error) &&
+          tl_run_enqueue (run, spread, 2, error));
 }
 
 static const TlParamSpec tl_area_pixelize_params[] =
@@ -321,7 +381,11 @@ static const TlParamSpec tl_area_pixelize_params[] =
   },
 };
 
-static const gchar *const tl_area_pixelize_kernels[] = { "tl_area_pixelize", NULL };
+static const gchar *const tl_area_pixelize_kernels[] =
+{
+  "tl_pixelize_rows", "tl_pixelize_means", "tl_area_pixelize",
+  NULL
+};
 
 const TlFilter tl_filter_pixelize =
 {
@@ -408,7 +472,7 @@ tl_area_unsharp_cl (TlRun         *run,
                                                            &radius);
   TlUnsharpArgs      args    = { tl_run_get_input (run), values[1].v[0] };
 
-  return tl_filter_convolve_cl (run, weights, radius, "tl_unsharp_v",
+  return tl_filter_convolve_cl (run, weights, radius, "tl_unsharp",
                                 tl_area_unsharp_args, &args, error);
 }
 
@@ -442,11 +506,7 @@ static const TlParamSpec tl_area_unsharp_params[] =
   },
 };
 
-static const gchar *const tl_area_unsharp_kernels[] =
-{
-  "tl_convolve_h_tiled", "tl_unsharp_v_tiled",
-  NULL
-};
+static const gchar *const tl_area_unsharp_kernels[] = { "tl_unsharp_2d", NULL };
 
 const TlFilter tl_filter_unsharp_mask =
 {

@@ -107,114 +107,145 @@ tl_filter_convolve_reference (const gfloat        *weights,
       }
 }
 
-/* Local memory for a pass's tile under PLAN (the largest launch's groups
- * are the plan's shape), or 0 when the taps should read global memory:
- * the driver picks the shape, or the tile does not fit.
+/* Which pass a tile is for: the row pass, the column pass, or the fused
+ * pass whose block holds both the input and its row sums.
+ */
+typedef enum
+{
+  TL_CONVOLVE_ROWS,
+  TL_CONVOLVE_COLUMNS,
+  TL_CONVOLVE_FUSED
+} TlConvolvePass;
+
+/* Local memory for PASS's tile under the run's plan (the largest
+ * launch's groups are the plan's shape), or 0 when the taps should read
+ * global memory: the driver picks the shape, or the tile does not fit.
  */
 static gsize
-tl_filter_convolve_tile_size (TlRun         *run,
-                              cl_kernel      kernel,
-                              gint           radius,
-                              gboolean       vertical)
+tl_filter_convolve_tile_size (TlRun          *run,
+                              cl_kernel       kernel,
+                              gint            radius,
+                              TlConvolvePass  pass)
 {
   const TlPlan   *plan   = tl_run_get_plan (run);
   const TlDevice *device = tl_context_get_device (tl_run_get_context (run));
-  gsize           cols   = (gsize) plan->local[0] * plan->pixels_per_item;
+  gsize           span   = (gsize) plan->local[0] * plan->pixels_per_item;
   gsize           rows   = plan->local[1];
   cl_ulong        used   = 0;
-  gsize           size;
+  gsize           pixels;
 
   if (plan->local[0] == 0)
     return 0;
 
-  if (vertical)
-    rows += 2 * radius;
-  else
-    cols += 2 * radius;
-  size = cols * rows * 4 * sizeof (gfloat);
+  switch (pass)
+    {
+    case TL_CONVOLVE_ROWS:
+      pixels = (span + 2 * radius) * rows;
+      break;
+    case TL_CONVOLVE_COLUMNS:
+      pixels = span * (rows + 2 * radius);
+      break;
+    default:
+      pixels = (2 * span + 2 * radius) * (rows + 2 * radius);
+      break;
+    }
 
   TL_CL (clGetKernelWorkGroupInfo, kernel, device->id, CL_KERNEL_LOCAL_MEM_SIZE,
          sizeof (used), &used, NULL);
-  return size + used <= device->local_mem_size ? size : 0;
+  return pixels * 4 * sizeof (gfloat) + used <= device->local_mem_size ?
+         pixels * 4 * sizeof (gfloat) : 0;
 }
 
-/* KERNEL, or its tiled twin when the tile fits, with its (weights,
- * radius, tile) arguments, 4 to 6, set.  Returns NULL on error.
+/* KERNEL_NAME's kernel (with FALLBACK_NAME's where the tile does not
+ * fit; NULL: no fallback, *KERNEL stays NULL) and its (weights, radius,
+ * tile) arguments, 4 to 6, set.  FALSE on error.
  */
-static cl_kernel
-tl_filter_convolve_pass (TlRun       *run,
-                         const gchar *kernel_name,
-                         cl_mem       taps,
-                         gint         radius,
-                         gboolean     vertical,
-                         GError     **error)
+static gboolean
+tl_filter_convolve_pass (TlRun          *run,
+                         const gchar    *kernel_name,
+                         const gchar    *fallback_name,
+                         cl_mem          taps,
+                         gint            radius,
+                         TlConvolvePass  pass,
+                         cl_kernel      *kernel,
+                         GError        **error)
 {
-  g_autofree gchar *tiled_name = g_strconcat (kernel_name, "_tiled", NULL);
-  cl_kernel         kernel     = tl_run_get_kernel (run, tiled_name, error);
-  gsize             tile;
-  cl_int            r          = radius;
+  gsize  tile;
+  cl_int r = radius;
 
-  if (kernel == NULL)
-    return NULL;
-  tile = tl_filter_convolve_tile_size (run, kernel, radius, vertical);
+  *kernel = tl_run_get_kernel (run, kernel_name, error);
+  if (*kernel == NULL)
+    return FALSE;
+  tile = tl_filter_convolve_tile_size (run, *kernel, radius, pass);
   if (tile == 0)
     {
-      kernel = tl_run_get_kernel (run, kernel_name, error);
-      if (kernel == NULL)
-        return NULL;
+      *kernel = NULL;
+      if (fallback_name == NULL)
+        return TRUE;
+      *kernel = tl_run_get_kernel (run, fallback_name, error);
+      if (*kernel == NULL)
+        return FALSE;
     }
 
   /* An untiled pass still needs some local argument. */
-  if (! tl_run_set_arg (run, kernel, 4, sizeof (cl_mem), &taps, error) ||
-      ! tl_run_set_arg (run, kernel, 5, sizeof (cl_int), &r, error) ||
-      ! tl_run_set_arg (run, kernel, 6, tile ? tile : sizeof (cl_float4),
-                        NULL, error))
-    return NULL;
-  return kernel;
+  return (tl_run_set_arg (run, *kernel, 4, sizeof (cl_mem), &taps, error) &&
+          tl_run_set_arg (run, *kernel, 5, sizeof (cl_int), &r, error) &&
+          tl_run_set_arg (run, *kernel, 6, tile ? tile : sizeof (cl_float4),
+                          NULL, error));
 }
 
-/* The horizontal pass (tl_convolve_h) into a scratch buffer of working
- * floats, then VERTICAL from it into the output, each tiled where the
- * tile fits.  Every vertical kernel of kernels/blur.cl takes (in, out,
- * dispatch, codec, weights, radius, tile) first; EXTRA sets any further
- * arguments of the kernel chosen.
+/* FAMILY's fused pass (FAMILY_2d) where its block fits local memory;
+ * elsewhere the row pass (tl_convolve_h) into a scratch image of working
+ * floats, then FAMILY_v from it into the output, each tiled where its
+ * tile fits.  All give the same bits.  Every kernel of a family takes
+ * (in, out, dispatch, codec, weights, radius, tile) first; EXTRA sets
+ * any further arguments of the fused or vertical kernel.
  */
 gboolean
 tl_filter_convolve_cl (TlRun              *run,
                        const gfloat       *weights,
                        gint                radius,
-                       const gchar        *vertical_kernel,
+                       const gchar        *family,
                        TlConvolveExtraArgs extra,
                        gconstpointer       extra_data,
                        GError            **error)
 {
-  const TlPixels *pixels = tl_run_get_pixels (run);
-  gsize           size = (gsize) pixels->width * pixels->height * 4 * sizeof (gfloat);
-  cl_kernel       horizontal, vertical;
-  cl_mem          in  = tl_run_get_input (run);
-  cl_mem          out = tl_run_get_output (run);
-  cl_mem          tmp, taps;
+  const TlPixels   *pixels = tl_run_get_pixels (run);
+  gsize             size = (gsize) pixels->width * pixels->height * 4 * sizeof (gfloat);
+  g_autofree gchar *fused_name = g_strconcat (family, "_2d", NULL);
+  g_autofree gchar *v_name     = g_strconcat (family, "_v", NULL);
+  g_autofree gchar *v_tiled    = g_strconcat (family, "_v_tiled", NULL);
+  cl_kernel         fused, horizontal, vertical;
+  cl_mem            in  = tl_run_get_input (run);
+  cl_mem            out = tl_run_get_output (run);
+  cl_mem            tmp, taps;
 
-  g_return_val_if_fail (weights != NULL && radius >= 0, FALSE);
+  g_return_val_if_fail (weights != NULL && radius >= 0 && family != NULL, FALSE);
 
-  tmp  = tl_run_new_buffer (run, CL_MEM_READ_WRITE, size, NULL, error);
-  taps = tmp ? tl_run_new_buffer (run, CL_MEM_READ_ONLY,
-                                  sizeof (gfloat) * (2 * radius + 1),
-                                  weights, error) : NULL;
-  if (taps == NULL)
+  taps = tl_run_new_buffer (run, CL_MEM_READ_ONLY,
+                            sizeof (gfloat) * (2 * radius + 1), weights, error);
+  if (taps == NULL ||
+      ! tl_filter_convolve_pass (run, fused_name, NULL, taps, radius,
+                                 TL_CONVOLVE_FUSED, &fused, error))
     return FALSE;
+  if (fused != NULL)
+    return (tl_run_set_arg (run, fused, 0, sizeof (cl_mem), &in, error) &&
+            tl_run_set_arg (run, fused, 1, sizeof (cl_mem), &out, error) &&
+            (extra == NULL || extra (run, fused, extra_data, error)) &&
+            tl_run_enqueue (run, fused, 2, error));
 
-  horizontal = tl_filter_convolve_pass (run, "tl_convolve_h", taps, radius,
-                                        FALSE, error);
-  if (horizontal == NULL ||
+  tmp = tl_run_new_buffer (run, CL_MEM_READ_WRITE, size, NULL, error);
+  if (tmp == NULL ||
+      ! tl_filter_convolve_pass (run, "tl_convolve_h_tiled", "tl_convolve_h",
+                                 taps, radius, TL_CONVOLVE_ROWS, &horizontal,
+                                 error) ||
       ! tl_run_set_arg (run, horizontal, 0, sizeof (cl_mem), &in, error) ||
       ! tl_run_set_arg (run, horizontal, 1, sizeof (cl_mem), &tmp, error) ||
       ! tl_run_enqueue (run, horizontal, 2, error))
     return FALSE;
 
-  vertical = tl_filter_convolve_pass (run, vertical_kernel, taps, radius,
-                                      TRUE, error);
-  return (vertical != NULL &&
+  return (tl_filter_convolve_pass (run, v_tiled, v_name, taps, radius,
+                                   TL_CONVOLVE_COLUMNS, &vertical, error) &&
           tl_run_set_arg (run, vertical, 0, sizeof (cl_mem), &tmp, error) &&
           tl_run_set_arg (run, vertical, 1, sizeof (cl_mem), &out, error) &&
           (extra == NULL || extra (run, vertical, extra_data, error)) &&
@@ -254,7 +285,7 @@ tl_blur_run_cl (TlRun         *run,
     return tl_filter_recursive_cl (run, values[0].v[0], error);
 
   weights = tl_filter_gaussian_weights (values[0].v[0], &radius);
-  return tl_filter_convolve_cl (run, weights, radius, "tl_convolve_v", NULL,
+  return tl_filter_convolve_cl (run, weights, radius, "tl_convolve", NULL,
                                 NULL, error);
 }
 
@@ -275,14 +306,10 @@ static const TlParamSpec tl_blur_params[] =
   },
 };
 
-/* The tiled passes; the untiled ones are built when a tile does not fit
+/* The fused pass; the others are built when its block does not fit
  * (tl_run_get_kernel ()), which keeps a first build on PoCL short.
  */
-static const gchar *const tl_blur_kernels[] =
-{
-  "tl_convolve_h_tiled", "tl_convolve_v_tiled",
-  NULL
-};
+static const gchar *const tl_blur_kernels[] = { "tl_convolve_2d", NULL };
 
 const TlFilter tl_filter_gaussian_blur =
 {

@@ -161,7 +161,7 @@ void                  tl_filter_reference        (const TlFilter  *filter,
 void                  tl_filter_convolve_reference (const gfloat        *weights,
                                                     gint                 radius,
                                                     const TlFloatPixels *pixels);
-/* Sets a vertical kernel's arguments past the seven they share. */
+/* Sets a fused or vertical kernel's arguments past the seven they share. */
 typedef gboolean    (* TlConvolveExtraArgs)      (TlRun           *run,
                                                   cl_kernel        kernel,
                                                   gconstpointer    data,
@@ -169,7 +169,7 @@ typedef gboolean    (* TlConvolveExtraArgs)      (TlRun           *run,
 gboolean              tl_filter_convolve_cl      (TlRun           *run,
                                                   const gfloat    *weights,
                                                   gint             radius,
-                                                  const gchar     *vertical_kernel,
+                                                  const gchar     *family,
                                                   TlConvolveExtraArgs extra,
                                                   gconstpointer    extra_data,
                                                   GError         **error);

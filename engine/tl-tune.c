@@ -5,16 +5,17 @@
  * of P, under 1, 2 and 4 pixels per item, with and without swizzle) are
  * put in the order of a simple model: the nearer a choice is to the
  * device's untuned rule (tl-plan.c), the likelier it wins, and a swizzle
- * is a long step away except for tiled kernels on a GPU.  The screen
- * times each candidate once after a warm-up pass (a driver may compile
- * per local size) and stops early once many in a row came nowhere near
- * the best (the model's order says the rest are further still).  The race then re-times the leaders and the untuned rule in
- * interleaved rounds, so drift and noise hit them all alike, drops the
- * clear losers and keeps the lowest median.  A choice replaces the
- * untuned rule only when it is 2% faster, and a swizzle must win by 3%,
- * so noise never picks what does not pay.  All passes run on one upload
- * of the image (TlRunTimer).  The result goes to the tuning store
- * (tl-tune-store.c), where "auto" finds it.
+ * is a long step away.  The screen times each candidate once after a
+ * warm-up pass (a driver may compile per local size) and stops early
+ * once many in a row came nowhere near the best (the model's order says
+ * the rest are further still).  The race then re-times the untuned rule,
+ * the leaders and the fastest of each pixels-per-item in interleaved
+ * rounds, so drift and noise hit them all alike, drops the clear losers
+ * and keeps the lowest median.  A choice replaces the untuned rule only
+ * when it is 2% faster, and a swizzle must win by 3%, so noise never
+ * picks what does not pay.  All passes run on one upload of the image
+ * (TlRunTimer).  The result goes to the tuning store (tl-tune-store.c),
+ * where "auto" finds it.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -399,6 +400,22 @@ tl_tune_run (TlTuneSearch    *search,
     g_ptr_array_sort (screened, tl_tune_compare_median);
     for (i = 0; i < screened->len && i < TL_TUNE_LEADERS; i++)
       g_ptr_array_add (racers, g_ptr_array_index (screened, i));
+    /* One screened sample cannot tell near-equal choices apart, and a
+     * change of k shifts the kernel's memory pattern: the fastest of each
+     * k races too, so the leaders are never all one k's shapes.
+     */
+    for (i = TL_TUNE_LEADERS; i < screened->len; i++)
+      {
+        TlTuneEntry *entry = g_ptr_array_index (screened, i);
+        gboolean     has_k = FALSE;
+        guint        j;
+
+        for (j = 1; j < racers->len; j++)
+          has_k |= ((TlTuneEntry *) g_ptr_array_index (racers, j))->choice.pixels_per_item ==
+                   entry->choice.pixels_per_item;
+        if (! has_k)
+          g_ptr_array_add (racers, entry);
+      }
   }
   for (round = 0; round < TL_TUNE_MAX_ROUNDS && racers->len > 1 &&
                   ! tl_tune_over_budget (search, 1.0); round++)

@@ -68,52 +68,117 @@ tl_area_sobel (global const tl_pixel *in,
 #endif
 
 /* pixelize: each pixel takes the mean of its size x size block, blocks
- * aligned to the region's origin and cut at its edges.  Consecutive
- * pixels of one work-item in the same block re-use its mean; the block
- * is found by one division per item, then by stepping.
+ * aligned to the region's origin by ANCHOR and cut at its edges.  Three
+ * passes, so the layer is read once and written once whatever the size:
+ * the sum of each block's part of each row (one work-item a part), the
+ * mean of each block from its rows' sums (one work-item a block), then
+ * each pixel its block's mean under the plan's dispatch.  The sums run
+ * in the order of the C reference (engine/tl-filter-area.c).
  */
-#if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_area_pixelize)
+
+/* The first pixel of block BLOCK (from the grid's corner) along a line
+ * of LENGTH pixels, and one past its last, cut at the line's ends.
+ */
+inline int2
+tl_pixelize_span (int block,
+                  int size,
+                  int anchor,
+                  int length)
+{
+  int first = block * size - anchor;
+
+  return (int2) (max (first, 0), min (first + size, length));
+}
+
+#if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_pixelize_rows)
 kernel void
-tl_area_pixelize (global const tl_pixel *in,
-                  global tl_pixel       *out,
+tl_pixelize_rows (global const tl_pixel *in,
+                  global float4         *sums,
                   TlDispatch             d,
                   global const float    *codec,
                   int                    size,
                   int                    anchor_x,
-                  int                    anchor_y)
+                  int                    blocks_x,
+                  int                    width)
+{
+  int    line = tl_item_origin (&d).x;
+  int    y, block;
+  int2   span;
+  float4 sum = 0.0f;
+
+  /* A line pass: D counts the parts, not pixels. */
+  if (line >= d.width)
+    return;
+  y     = line / blocks_x;
+  block = line - y * blocks_x;
+  span  = tl_pixelize_span (block, size, anchor_x, width);
+  for (int u = span.x; u < span.y; u++)
+    sum += tl_load (in, y * width + u, codec);
+  sums[line] = sum;
+}
+#endif
+
+#if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_pixelize_means)
+kernel void
+tl_pixelize_means (global const float4 *sums,
+                   global float4       *means,
+                   TlDispatch           d,
+                   global const float  *codec,
+                   int                  size,
+                   int                  anchor_x,
+                   int                  anchor_y,
+                   int                  blocks_x,
+                   int                  width,
+                   int                  height)
+{
+  int    line = tl_item_origin (&d).x;
+  int    by, bx;
+  int2   cols, rows;
+  float4 sum = 0.0f;
+
+  if (line >= d.width)
+    return;
+  by   = line / blocks_x;
+  bx   = line - by * blocks_x;
+  cols = tl_pixelize_span (bx, size, anchor_x, width);
+  rows = tl_pixelize_span (by, size, anchor_y, height);
+  for (int v = rows.x; v < rows.y; v++)
+    sum += sums[v * blocks_x + bx];
+  means[line] = sum / (float) ((rows.y - rows.x) * (cols.y - cols.x));
+}
+#endif
+
+#if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_area_pixelize)
+kernel void
+tl_area_pixelize (global const float4 *means,
+                  global tl_pixel     *out,
+                  TlDispatch           d,
+                  global const float  *codec,
+                  int                  size,
+                  int                  anchor_x,
+                  int                  anchor_y,
+                  int                  blocks_x)
 {
   int2   origin = tl_item_origin (&d);
   int    end    = min (origin.x + d.pixels_per_item, d.width);
-  int    y0, y1, x0, block = INT_MIN;
-  float4 mean = 0.0f;
+  int    bx, next;
+  global const float4 *row;
 
   if (origin.y >= d.height || origin.x >= d.width)
     return;
 
-  /* Blocks sit on the layer's grid: the region starts ANCHOR pixels
-   * past a block's corner, so tiles of one layer agree.
-   */
-  y0 = (origin.y + anchor_y) / size * size - anchor_y;
-  y1 = min (y0 + size, d.height);
-  y0 = max (y0, 0);
-  x0 = (origin.x + anchor_x) / size * size - anchor_x;
-
+  /* One division an item; then the block steps along. */
+  bx   = (origin.x + anchor_x) / size;
+  next = (bx + 1) * size - anchor_x;
+  row  = means + ((origin.y + anchor_y) / size) * blocks_x;
   for (int x = origin.x; x < end; x++)
     {
-      if (x >= x0 + size)
-        x0 += size;
-      if (x0 != block)
+      if (x >= next)
         {
-          int    x1  = min (x0 + size, d.width);
-          float4 sum = 0.0f;
-
-          for (int v = y0; v < y1; v++)
-            for (int u = max (x0, 0); u < x1; u++)
-              sum += tl_load (in, v * d.stride + u, codec);
-          mean  = sum / (float) ((y1 - y0) * (x1 - max (x0, 0)));
-          block = x0;
+          bx++;
+          next += size;
         }
-      tl_store (out, origin.y * d.stride + x, mean, codec);
+      tl_store (out, origin.y * d.stride + x, row[bx], codec);
     }
 }
 #endif

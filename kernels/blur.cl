@@ -318,6 +318,155 @@ tl_unsharp_v_tiled (global const float4   *blurred,
 }
 #endif
 
+/* The fused pass: a work-group copies its outputs' whole neighbourhood
+ * (its span and RADIUS columns either side, its rows and RADIUS rows
+ * above and below) into local memory, decoded, sums it along x into a
+ * second local tile and that along y into the output.  The layer is read
+ * once and written once, where the two passes above move an image of
+ * working floats between them (16 bytes a pixel each way, four times an
+ * 8-bit layer's own).  Each sum is the two passes' sum, in their order,
+ * so the bits are theirs.  BLOCK holds the input, then the row sums.
+ */
+inline int
+tl_convolve_block_cols (const TlDispatch *d,
+                        int               radius)
+{
+  return (int) get_local_size (0) * d->pixels_per_item + 2 * radius;
+}
+
+inline void
+tl_convolve_fill_block (global const tl_pixel *in,
+                        const TlDispatch      *d,
+                        global const float    *codec,
+                        int                    radius,
+                        local float4          *block)
+{
+  int lw   = get_local_size (0);
+  int lh   = get_local_size (1);
+  int cols = tl_convolve_block_cols (d, radius);
+  int rows = lh + 2 * radius;
+  int left = tl_convolve_group_first (d) - radius;
+  int top  = tl_item_origin (d).y - (int) get_local_id (1) - radius;
+
+  for (int j = get_local_id (1); j < rows; j += lh)
+    {
+      int y = clamp (top + j, 0, d->height - 1) * d->stride;
+
+      for (int i = get_local_id (0); i < cols; i += lw)
+        block[j * cols + i] = tl_load (in, y + clamp (left + i, 0, d->width - 1),
+                                       codec);
+    }
+}
+
+/* The row sums of every row of the block, neighbouring items on
+ * neighbouring columns (local memory serves them in one access).
+ */
+inline void
+tl_convolve_block_rows (const TlDispatch   *d,
+                        constant float     *weights,
+                        int                 radius,
+                        local const float4 *block,
+                        local float4       *sums)
+{
+  int lw   = get_local_size (0);
+  int lh   = get_local_size (1);
+  int span = lw * d->pixels_per_item;
+  int cols = span + 2 * radius;
+  int rows = lh + 2 * radius;
+
+  for (int j = get_local_id (1); j < rows; j += lh)
+    for (int c = get_local_id (0); c < span; c += lw)
+      sums[j * span + c] = tl_convolve_local (block + j * cols + c, 1, weights,
+                                              radius);
+}
+
+/* Local memory the fused pass needs after its block: the row sums. */
+inline local float4 *
+tl_convolve_block_sums (const TlDispatch *d,
+                        int               radius,
+                        local float4     *block)
+{
+  return block + tl_convolve_block_cols (d, radius) *
+                 ((int) get_local_size (1) + 2 * radius);
+}
+
+#if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_convolve_2d)
+kernel void
+tl_convolve_2d (global const tl_pixel *in,
+                global tl_pixel       *out,
+                TlDispatch             d,
+                global const float    *codec,
+                constant float        *weights,
+                int                    radius,
+                local float4          *block)
+{
+  tl_convolve_fill_block (in, &d, codec, radius, block);
+  barrier (CLK_LOCAL_MEM_FENCE);
+  tl_convolve_block_rows (&d, weights, radius, block,
+                          tl_convolve_block_sums (&d, radius, block));
+  barrier (CLK_LOCAL_MEM_FENCE);
+  {
+    int2 origin = tl_item_origin (&d);
+    int  end    = min (origin.x + d.pixels_per_item, d.width);
+    int  span   = get_local_size (0) * d.pixels_per_item;
+    int  first  = tl_convolve_group_first (&d);
+    local const float4 *sums = tl_convolve_block_sums (&d, radius, block);
+
+    if (origin.y >= d.height)
+      return;
+    for (int x = origin.x; x < end; x++)
+      tl_store (out, origin.y * d.stride + x,
+                tl_convolve_local (sums + get_local_id (1) * span + (x - first),
+                                   span, weights, radius),
+                codec);
+  }
+}
+#endif
+
+/* unsharp-mask fused: the centre pixel comes from the block too.  IN
+ * (argument 7) is the same image as argument 0, kept so both unsharp
+ * kernels take the same arguments.
+ */
+#if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_unsharp_2d)
+kernel void
+tl_unsharp_2d (global const tl_pixel *source,
+               global tl_pixel       *out,
+               TlDispatch             d,
+               global const float    *codec,
+               constant float        *weights,
+               int                    radius,
+               local float4          *block,
+               global const tl_pixel *in,
+               float                  scale)
+{
+  tl_convolve_fill_block (source, &d, codec, radius, block);
+  barrier (CLK_LOCAL_MEM_FENCE);
+  tl_convolve_block_rows (&d, weights, radius, block,
+                          tl_convolve_block_sums (&d, radius, block));
+  barrier (CLK_LOCAL_MEM_FENCE);
+  {
+    int2 origin = tl_item_origin (&d);
+    int  end    = min (origin.x + d.pixels_per_item, d.width);
+    int  span   = get_local_size (0) * d.pixels_per_item;
+    int  cols   = tl_convolve_block_cols (&d, radius);
+    int  first  = tl_convolve_group_first (&d);
+    local const float4 *sums = tl_convolve_block_sums (&d, radius, block);
+
+    if (origin.y >= d.height)
+      return;
+    for (int x = origin.x; x < end; x++)
+      {
+        float4 v   = block[(get_local_id (1) + radius) * cols + radius + x - first];
+        float4 sum = tl_convolve_local (sums + get_local_id (1) * span + (x - first),
+                                        span, weights, radius);
+
+        tl_store (out, origin.y * d.stride + x,
+                  (float4) (v.xyz + scale * (v.xyz - sum.xyz), v.w), codec);
+      }
+  }
+}
+#endif
+
 /* The recursive Gaussian (engine/tl-filter-recursive.c, which holds the
  * C reference doing these operations in this order): one work-item
  * filters one whole line, forward then backward, in double precision.
