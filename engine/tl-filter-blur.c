@@ -119,7 +119,7 @@ typedef enum
 
 /* Local memory for PASS's tile under the run's plan (the largest
  * launch's groups are the plan's shape), or 0 when the taps should read
- * global memory: the driver picks the shape, or the tile does not fit.
+ * global memory (tl_run_local_fits ()).
  */
 static gsize
 tl_filter_convolve_tile_size (TlRun          *run,
@@ -127,15 +127,10 @@ tl_filter_convolve_tile_size (TlRun          *run,
                               gint            radius,
                               TlConvolvePass  pass)
 {
-  const TlPlan   *plan   = tl_run_get_plan (run);
-  const TlDevice *device = tl_context_get_device (tl_run_get_context (run));
-  gsize           span   = (gsize) plan->local[0] * plan->pixels_per_item;
-  gsize           rows   = plan->local[1];
-  cl_ulong        used   = 0;
-  gsize           pixels;
-
-  if (plan->local[0] == 0)
-    return 0;
+  const TlPlan *plan = tl_run_get_plan (run);
+  gsize         span = (gsize) plan->local[0] * plan->pixels_per_item;
+  gsize         rows = plan->local[1];
+  gsize         pixels;
 
   switch (pass)
     {
@@ -149,11 +144,7 @@ tl_filter_convolve_tile_size (TlRun          *run,
       pixels = (2 * span + 2 * radius) * (rows + 2 * radius);
       break;
     }
-
-  TL_CL (clGetKernelWorkGroupInfo, kernel, device->id, CL_KERNEL_LOCAL_MEM_SIZE,
-         sizeof (used), &used, NULL);
-  return pixels * 4 * sizeof (gfloat) + used <= device->local_mem_size ?
-         pixels * 4 * sizeof (gfloat) : 0;
+  return tl_run_local_fits (run, kernel, pixels * 4 * sizeof (gfloat));
 }
 
 /* KERNEL_NAME's kernel (with FALLBACK_NAME's where the tile does not

@@ -139,6 +139,28 @@ tl_run_get_kernel (TlRun       *run,
   return tl_context_get_kernel (run->context, program, kernel_name, error);
 }
 
+/* BYTES of local memory for KERNEL's tile under the run's plan when they
+ * fit beside what the kernel itself uses; 0 when the tile cannot be
+ * used: the driver picks the shape (so its size is unknown here), or it
+ * does not fit.
+ */
+gsize
+tl_run_local_fits (TlRun     *run,
+                   cl_kernel  kernel,
+                   gsize      bytes)
+{
+  const TlDevice *device = tl_context_get_device (run->context);
+  cl_ulong        used   = 0;
+
+  g_return_val_if_fail (run != NULL && kernel != NULL, 0);
+
+  if (run->plan.local[0] == 0 ||
+      TL_CL (clGetKernelWorkGroupInfo, kernel, device->id,
+             CL_KERNEL_LOCAL_MEM_SIZE, sizeof (used), &used, NULL) != CL_SUCCESS)
+    return 0;
+  return bytes + used <= device->local_mem_size ? bytes : 0;
+}
+
 gboolean
 tl_run_set_arg (TlRun       *run,
                 cl_kernel    kernel,

@@ -100,6 +100,9 @@ cl_mem            tl_run_new_buffer      (TlRun           *run,
 cl_kernel         tl_run_get_kernel      (TlRun           *run,
                                           const gchar     *kernel_name,
                                           GError         **error);
+gsize             tl_run_local_fits      (TlRun           *run,
+                                          cl_kernel        kernel,
+                                          gsize            bytes);
 gboolean          tl_run_set_arg         (TlRun           *run,
                                           cl_kernel        kernel,
                                           guint            index,

@@ -46,7 +46,7 @@ tl_convolve_local (local const float4 *taps,
 inline int
 tl_convolve_group_first (const TlDispatch *d)
 {
-  return tl_item_origin (d).x - (int) get_local_id (0) * d->pixels_per_item;
+  return tl_group_origin (d).x;
 }
 
 /* Copies the horizontal tile: one row per local row, the group's span
@@ -325,39 +325,9 @@ tl_unsharp_v_tiled (global const float4   *blurred,
  * once and written once, where the two passes above move an image of
  * working floats between them (16 bytes a pixel each way, four times an
  * 8-bit layer's own).  Each sum is the two passes' sum, in their order,
- * so the bits are theirs.  BLOCK holds the input, then the row sums.
+ * so the bits are theirs.  BLOCK holds the input (tl_load_block ()),
+ * then the row sums.
  */
-inline int
-tl_convolve_block_cols (const TlDispatch *d,
-                        int               radius)
-{
-  return (int) get_local_size (0) * d->pixels_per_item + 2 * radius;
-}
-
-inline void
-tl_convolve_fill_block (global const tl_pixel *in,
-                        const TlDispatch      *d,
-                        global const float    *codec,
-                        int                    radius,
-                        local float4          *block)
-{
-  int lw   = get_local_size (0);
-  int lh   = get_local_size (1);
-  int cols = tl_convolve_block_cols (d, radius);
-  int rows = lh + 2 * radius;
-  int left = tl_convolve_group_first (d) - radius;
-  int top  = tl_item_origin (d).y - (int) get_local_id (1) - radius;
-
-  for (int j = get_local_id (1); j < rows; j += lh)
-    {
-      int y = clamp (top + j, 0, d->height - 1) * d->stride;
-
-      for (int i = get_local_id (0); i < cols; i += lw)
-        block[j * cols + i] = tl_load (in, y + clamp (left + i, 0, d->width - 1),
-                                       codec);
-    }
-}
-
 /* The row sums of every row of the block, neighbouring items on
  * neighbouring columns (local memory serves them in one access).
  */
@@ -386,7 +356,7 @@ tl_convolve_block_sums (const TlDispatch *d,
                         int               radius,
                         local float4     *block)
 {
-  return block + tl_convolve_block_cols (d, radius) *
+  return block + tl_block_cols (d, radius) *
                  ((int) get_local_size (1) + 2 * radius);
 }
 
@@ -400,7 +370,7 @@ tl_convolve_2d (global const tl_pixel *in,
                 int                    radius,
                 local float4          *block)
 {
-  tl_convolve_fill_block (in, &d, codec, radius, block);
+  tl_load_block (in, &d, codec, radius, block);
   barrier (CLK_LOCAL_MEM_FENCE);
   tl_convolve_block_rows (&d, weights, radius, block,
                           tl_convolve_block_sums (&d, radius, block));
@@ -439,7 +409,7 @@ tl_unsharp_2d (global const tl_pixel *source,
                global const tl_pixel *in,
                float                  scale)
 {
-  tl_convolve_fill_block (source, &d, codec, radius, block);
+  tl_load_block (source, &d, codec, radius, block);
   barrier (CLK_LOCAL_MEM_FENCE);
   tl_convolve_block_rows (&d, weights, radius, block,
                           tl_convolve_block_sums (&d, radius, block));
@@ -448,7 +418,7 @@ tl_unsharp_2d (global const tl_pixel *source,
     int2 origin = tl_item_origin (&d);
     int  end    = min (origin.x + d.pixels_per_item, d.width);
     int  span   = get_local_size (0) * d.pixels_per_item;
-    int  cols   = tl_convolve_block_cols (&d, radius);
+    int  cols   = tl_block_cols (&d, radius);
     int  first  = tl_convolve_group_first (&d);
     local const float4 *sums = tl_convolve_block_sums (&d, radius, block);
 

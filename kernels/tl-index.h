@@ -88,3 +88,15 @@ tl_item_origin (const TlDispatch *d)
 
   return (int2) (ix * d->pixels_per_item, iy);
 }
+
+/* The first pixel of this work-item's group: x of its span's leftmost
+ * pixel, and its top row.
+ */
+inline int2
+tl_group_origin (const TlDispatch *d)
+{
+  int2 origin = tl_item_origin (d);
+
+  return (int2) (origin.x - (int) get_local_id (0) * d->pixels_per_item,
+                 origin.y - (int) get_local_id (1));
+}

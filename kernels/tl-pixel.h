@@ -244,6 +244,43 @@ tl_store4 (global tl_pixel    *p,
 #endif
 }
 
+/* Copies the work-group's block of the layer into local memory, decoded:
+ * the group's span and MARGIN columns either side, its rows and MARGIN
+ * rows above and below, clamped to the region's edges, BLOCK_COLS (its
+ * span + 2 MARGIN) a row.  Each pixel is loaded and decoded once for the
+ * group, where each item loading its own neighbours would decode most
+ * pixels several times.  Callers put a barrier after it.
+ */
+inline int
+tl_block_cols (const TlDispatch *d,
+               int               margin)
+{
+  return (int) get_local_size (0) * d->pixels_per_item + 2 * margin;
+}
+
+inline void
+tl_load_block (global const tl_pixel *in,
+               const TlDispatch      *d,
+               global const float    *codec,
+               int                    margin,
+               local float4          *block)
+{
+  int  lw     = get_local_size (0);
+  int  lh     = get_local_size (1);
+  int  cols   = tl_block_cols (d, margin);
+  int  rows   = lh + 2 * margin;
+  int2 corner = tl_group_origin (d) - margin;
+
+  for (int j = get_local_id (1); j < rows; j += lh)
+    {
+      int y = clamp (corner.y + j, 0, d->height - 1) * d->stride;
+
+      for (int i = get_local_id (0); i < cols; i += lw)
+        block[j * cols + i] = tl_load (in, y + clamp (corner.x + i, 0, d->width - 1),
+                                       codec);
+    }
+}
+
 /* The loop of a point filter over this work-item's pixels of one row,
  * OP (v) giving each result: runs of four where they are aligned, one at
  * a time elsewhere.  Needs in, out, d and codec in scope.
