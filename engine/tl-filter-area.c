@@ -171,38 +171,22 @@ tl_area_sobel_reference (const TlFilter      *filter,
       }
 }
 
-/* The tiled twin where the group's block, with one pixel around it,
- * fits local memory.
- */
 static gboolean
 tl_area_sobel_cl (TlRun         *run,
                   const TlValue *values,
                   GError       **error)
 {
-  const TlPlan *plan   = tl_run_get_plan (run);
-  cl_mem        in     = tl_run_get_input (run);
-  cl_mem        out    = tl_run_get_output (run);
-  cl_kernel     kernel = tl_run_get_kernel (run, "tl_area_sobel_tiled", error);
-  gsize         block  = 0;
+  cl_mem    in  = tl_run_get_input (run);
+  cl_mem    out = tl_run_get_output (run);
+  cl_kernel kernel = tl_run_get_kernel (run, "tl_area_sobel", error);
 
-  if (kernel == NULL)
-    return FALSE;
-  block = tl_run_local_fits (run, kernel,
-                             ((gsize) plan->local[0] * plan->pixels_per_item + 2) *
-                             (plan->local[1] + 2) * 4 * sizeof (gfloat));
-  if (block == 0)
-    kernel = tl_run_get_kernel (run, "tl_area_sobel", error);
-
-  /* The untiled kernel still needs some local argument. */
   return (kernel != NULL &&
           tl_run_set_arg (run, kernel, 0, sizeof (cl_mem), &in, error) &&
           tl_run_set_arg (run, kernel, 1, sizeof (cl_mem), &out, error) &&
-          tl_run_set_arg (run, kernel, 4, block ? block : sizeof (cl_float4),
-                          NULL, error) &&
           tl_run_enqueue (run, kernel, 2, error));
 }
 
-static const gchar *const tl_area_sobel_kernels[] = { "tl_area_sobel_tiled", NULL };
+static const gchar *const tl_area_sobel_kernels[] = { "tl_area_sobel", NULL };
 
 const TlFilter tl_filter_edge_sobel =
 {

@@ -12,101 +12,58 @@
 #pragma OPENCL FP_CONTRACT OFF
 
 /* edge-sobel: GEGL's default (both directions, magnitude) per colour
- * channel, scaled by 1 / sqrt (32), alpha of the centre pixel kept.  A
- * work-item's pixels slide along one row: the three columns of a pixel's
- * window are kept and shifted, so k pixels load k + 2 columns, not 3 k.
- * The tiled twin loads the group's block once, decoded, into local
- * memory (tl_load_block ()) and slides along it; both make each pixel
- * from the same nine values by tl_sobel_pixel (), so the bits agree.
+ * channel, scaled by 1 / sqrt (32), alpha of the centre pixel kept.  The
+ * three columns of a pixel's window are loaded once and shifted along, so
+ * k pixels per work-item load k + 2 columns, not 3 k.
  */
-inline float4
-tl_sobel_pixel (float4 t0, float4 t1, float4 t2,
-                float4 m0, float4 m1, float4 m2,
-                float4 b0, float4 b1, float4 b2)
-{
-  float4 hor, ver, gradient;
-
-  hor  = (-1.0f * t0) + (1.0f * t2);
-  hor += (-2.0f * m0) + (2.0f * m2);
-  hor += (-1.0f * b0) + (1.0f * b2);
-
-  ver  = (1.0f * t0) + (2.0f * t1) + (1.0f * t2);
-  ver += (-1.0f * b0) + (-2.0f * b1) + (-1.0f * b2);
-
-  gradient = sqrt (hor * hor + ver * ver) / 5.656854f;
-  return (float4) (gradient.xyz, m1.w);
-}
-
-/* The sliding window over the item's pixels: LOAD (row, column) gives
- * the window's values, row -1 to 1 around the item's, column counted
- * from the item's first pixel (-1 the one before it).
- */
-#define TL_SOBEL_SLIDE(LOAD)                                            \
-  do                                                                    \
-    {                                                                   \
-      float4 t0 = LOAD (-1, -1), m0 = LOAD (0, -1), b0 = LOAD (1, -1);  \
-      float4 t1 = LOAD (-1, 0), m1 = LOAD (0, 0), b1 = LOAD (1, 0);     \
-                                                                        \
-      for (int x = origin.x; x < end; x++)                              \
-        {                                                               \
-          int    i  = x - origin.x + 1;                                 \
-          float4 t2 = LOAD (-1, i), m2 = LOAD (0, i), b2 = LOAD (1, i); \
-                                                                        \
-          tl_store (out, origin.y * d.stride + x,                       \
-                    tl_sobel_pixel (t0, t1, t2, m0, m1, m2, b0, b1, b2), \
-                    codec);                                             \
-          t0 = t1; m0 = m1; b0 = b1;                                    \
-          t1 = t2; m1 = m2; b1 = b2;                                    \
-        }                                                               \
-    }                                                                   \
-  while (0)
-
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_area_sobel)
 kernel void
 tl_area_sobel (global const tl_pixel *in,
                global tl_pixel       *out,
                TlDispatch             d,
-               global const float    *codec,
-               local float4          *block)
+               global const float    *codec)
 {
-  int2 origin = tl_item_origin (&d);
-  int  end    = min (origin.x + d.pixels_per_item, d.width);
+  int2   origin = tl_item_origin (&d);
+  int    end    = min (origin.x + d.pixels_per_item, d.width);
+  int    top, mid, bottom;
+  float4 t0, t1, t2, m0, m1, m2, b0, b1, b2;
 
   if (origin.y >= d.height || origin.x >= d.width)
     return;
 
-#define TL_SOBEL_GLOBAL(row, col)                                       \
-  tl_load (in, clamp (origin.y + (row), 0, d.height - 1) * d.stride +   \
-               clamp (origin.x + (col), 0, d.width - 1), codec)
-  TL_SOBEL_SLIDE (TL_SOBEL_GLOBAL);
-#undef TL_SOBEL_GLOBAL
-}
-#endif
+  top    = clamp (origin.y - 1, 0, d.height - 1) * d.stride;
+  mid    = origin.y * d.stride;
+  bottom = clamp (origin.y + 1, 0, d.height - 1) * d.stride;
 
-#if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_area_sobel_tiled)
-kernel void
-tl_area_sobel_tiled (global const tl_pixel *in,
-                     global tl_pixel       *out,
-                     TlDispatch             d,
-                     global const float    *codec,
-                     local float4          *block)
-{
-  tl_load_block (in, &d, codec, 1, block);
-  barrier (CLK_LOCAL_MEM_FENCE);
-  {
-    int2 origin = tl_item_origin (&d);
-    int  end    = min (origin.x + d.pixels_per_item, d.width);
-    int  cols   = tl_block_cols (&d, 1);
-    local const float4 *centre = block + (get_local_id (1) + 1) * cols + 1 +
-                                 get_local_id (0) * d.pixels_per_item;
+  t0 = tl_load (in, top + max (origin.x - 1, 0), codec);
+  m0 = tl_load (in, mid + max (origin.x - 1, 0), codec);
+  b0 = tl_load (in, bottom + max (origin.x - 1, 0), codec);
+  t1 = tl_load (in, top + origin.x, codec);
+  m1 = tl_load (in, mid + origin.x, codec);
+  b1 = tl_load (in, bottom + origin.x, codec);
 
-    if (origin.y >= d.height || origin.x >= d.width)
-      return;
+  for (int x = origin.x; x < end; x++)
+    {
+      int    right = min (x + 1, d.width - 1);
+      float4 hor, ver, gradient;
 
-#define TL_SOBEL_LOCAL(row, col) centre[(row) * cols + (col)]
-    TL_SOBEL_SLIDE (TL_SOBEL_LOCAL);
-#undef TL_SOBEL_LOCAL
-  }
+      t2 = tl_load (in, top + right, codec);
+      m2 = tl_load (in, mid + right, codec);
+      b2 = tl_load (in, bottom + right, codec);
+
+      hor  = (-1.0f * t0) + (1.0f * t2);
+      hor += (-2.0f * m0) + (2.0f * m2);
+      hor += (-1.0f * b0) + (1.0f * b2);
+
+      ver  = (1.0f * t0) + (2.0f * t1) + (1.0f * t2);
+      ver += (-1.0f * b0) + (-2.0f * b1) + (-1.0f * b2);
+
+      gradient = sqrt (hor * hor + ver * ver) / 5.656854f;
+      tl_store (out, mid + x, (float4) (gradient.xyz, m1.w), codec);
+
+      t0 = t1; m0 = m1; b0 = b1;
+      t1 = t2; m1 = m2; b1 = b2;
+    }
 }
 #endif
 
