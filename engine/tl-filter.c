@@ -13,6 +13,7 @@
 #include "tl-filter.h"
 
 #define TL_FILTER_CPU_NARROW_PIXELS_PER_ITEM 4
+#define TL_FILTER_CPU_FLOAT_PIXELS_PER_ITEM  2
 
 static const TlFilter *const tl_filters[] =
 {
@@ -300,13 +301,12 @@ tl_filter_pixels_per_item (const TlFilter *filter,
 }
 
 /* The pixels per work-item a run takes when the user leaves it to
- * ThreadLens: on a CPU four in 8-bit, 16-bit and half storage and one in
+ * ThreadLens: on a CPU four in 8-bit, 16-bit and half storage and two in
  * float, whatever the filter (PoCL runs a group as a loop vectorised
  * along x: four narrow pixels make one 16-byte load per item, where four
- * float pixels per item turn neighbouring items' loads into gathers; in
- * interleaved rounds at 3840x2160 one float pixel per item was up to 1.6
- * times as fast as four); elsewhere the filter's own default for the
- * storage.
+ * float pixels per item spread neighbouring items' loads apart; two was
+ * the fastest of 1, 2 and 4 in every float point filter's sweep at
+ * 3840x2160); elsewhere the filter's own default for the storage.
  */
 guint
 tl_filter_auto_pixels_per_item (const TlFilter *filter,
@@ -316,7 +316,8 @@ tl_filter_auto_pixels_per_item (const TlFilter *filter,
   g_return_val_if_fail (filter != NULL, 1);
 
   if (device_kind == TL_DEVICE_KIND_CPU)
-    return narrow ? TL_FILTER_CPU_NARROW_PIXELS_PER_ITEM : 1;
+    return narrow ? TL_FILTER_CPU_NARROW_PIXELS_PER_ITEM :
+                    TL_FILTER_CPU_FLOAT_PIXELS_PER_ITEM;
   return tl_filter_pixels_per_item (filter, narrow);
 }
 

@@ -21,7 +21,6 @@ static const gchar *const tl_mode_names[] =
 };
 
 #define TL_PLAN_GPU_ITEMS    128  /* items per group of the GPU rule */
-#define TL_PLAN_CPU_WIDTH_SIMD 4  /* SIMD widths per row of the CPU rule */
 #define TL_PLAN_CPU_ROWS       4  /* rows of the CPU rule */
 
 static guint
@@ -182,10 +181,11 @@ tl_plan_swizzle (guint  grid_x,
  * of a few SIMD groups, so that several groups share a compute unit and
  * the last wave is short: w = P, h = 128 / P (32x4 where P is 32).  A
  * CPU runs a group as a loop on one core, vectorised along x: four rows
- * of 4 P items (32x4 where P is 8) keep the rows a neighbourhood filter
- * reads in the core's cache (one-row groups were 1.5 times slower for
- * the blurs on PoCL) and leave many groups for every core.  Both stay
- * under M and the device's limits.
+ * of P items (8x4 where P is 8), one vector wide, keep the rows a
+ * neighbourhood filter reads in the core's cache (one-row groups were 1.5
+ * times slower for the blurs on PoCL, and 8x4 was the fastest shape of
+ * every float point filter's sweep there) and leave many groups for
+ * every core.  Both stay under M and the device's limits.
  */
 static void
 tl_plan_rule_shape (const TlLimits *limits,
@@ -198,9 +198,9 @@ tl_plan_rule_shape (const TlLimits *limits,
 
   if (limits->device_kind == TL_DEVICE_KIND_CPU)
     {
-      *w    = MIN ((guint64) p * TL_PLAN_CPU_WIDTH_SIMD, limits->max_group_size);
+      *w    = MIN (p, limits->max_group_size);
       *h    = MAX (1, MIN (TL_PLAN_CPU_ROWS, limits->max_group_size / *w));
-      *rule = N_("auto, not tuned: CPU rule w = 4 P, h = 4");
+      *rule = N_("auto, not tuned: CPU rule w = P, h = 4");
     }
   else
     {

@@ -200,8 +200,11 @@ tl_check_twins ()
 # Oclgrind P = 1, so 1 x 1024, whose row tile is too wide for local
 # memory); 1024 x 1, whose column tile is too tall; the driver's local
 # size (never tiled); and the region cut in tiles of 16 pixels, each with
-# its halo ("tile=16").  The other shapes tile the blurs.
+# its halo ("tile=16").  The other shapes tile the blurs; 3x20 is tall
+# enough for the blurs' fused pass (the halo above and below a group
+# must not outnumber its rows).
 dispatches="both --shape=7x3 --pixels-per-item=1
+both --shape=3x20 --pixels-per-item=2
 both --shape=3x5 --pixels-per-item=4 --swizzle=2
 both --shape=auto
 both --shape=driver --pixels-per-item=4

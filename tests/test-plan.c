@@ -164,7 +164,7 @@ test_seed_devices (void)
 }
 
 /* Untuned "auto" follows the device's kind and numbers, and the plan
- * names the rule: GPUs w = P, h = 128 / P; CPUs w = 4 P, h = 4.
+ * names the rule: GPUs w = P, h = 128 / P; CPUs w = P, h = 4.
  */
 static void
 test_auto_rule (void)
@@ -194,22 +194,23 @@ test_auto_rule (void)
 
   pocl.device_kind = TL_DEVICE_KIND_CPU;
   plan = plan_for (&pocl, TL_SHAPE_AUTO, 0, 0, TL_MODE_UNIFORM, 0, 4, 3840, 2160);
-  g_assert_cmpuint (plan.local[0], ==, 32);
+  g_assert_cmpuint (plan.local[0], ==, 8);
   g_assert_cmpuint (plan.local[1], ==, 4);
   g_assert_cmpuint (plan.pixels_per_item, ==, 4);
   g_assert_cmpstr (plan.shape_rule, ==,
-                   "auto, not tuned: CPU rule w = 4 P, h = 4");
+                   "auto, not tuned: CPU rule w = P, h = 4");
 
-  /* A CPU whose kernel allows fewer items than the rule: w = 4 P, h = 1. */
+  /* A CPU whose kernel allows fewer items than the rule: w = P, h = 2. */
   tiny.device_kind = TL_DEVICE_KIND_CPU;
+  tiny.max_group_size = 32;
   plan = plan_for (&tiny, TL_SHAPE_AUTO, 0, 0, TL_MODE_UNIFORM, 0, 1, 100, 100);
-  g_assert_cmpuint (plan.local[0], ==, 64);
-  g_assert_cmpuint (plan.local[1], ==, 1);
+  g_assert_cmpuint (plan.local[0], ==, 16);
+  g_assert_cmpuint (plan.local[1], ==, 2);
 
   /* A device limit in x below the rule's width: cut, not an error. */
-  tiny.max_item_size[0] = 32;
+  tiny.max_item_size[0] = 8;
   plan = plan_for (&tiny, TL_SHAPE_AUTO, 0, 0, TL_MODE_UNIFORM, 0, 1, 100, 100);
-  g_assert_cmpuint (plan.local[0], ==, 32);
+  g_assert_cmpuint (plan.local[0], ==, 8);
 }
 
 static void

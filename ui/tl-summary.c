@@ -68,8 +68,8 @@ static const struct
 {
   { "auto, not tuned: GPU rule w = P, h = 128 / P",
     N_("automatic, not tuned yet: the GPU rule, w = P, h = 128 / P") },
-  { "auto, not tuned: CPU rule w = 4 P, h = 4",
-    N_("automatic, not tuned yet: the CPU rule, w = 4 P, h = 4") },
+  { "auto, not tuned: CPU rule w = P, h = 4",
+    N_("automatic, not tuned yet: the CPU rule, w = P, h = 4") },
   { "seed rule w = P, h = M / P",
     N_("the seed rule, w = P, h = M / P") },
   { "seed rule w = P, h = M / P, h cut to the device's limit in y",

@@ -101,12 +101,12 @@ fuzz_model_accepts (const TlLimits *limits,
     }
   else if (choice->shape_kind == TL_SHAPE_AUTO)
     {
-      /* Untuned: GPUs w = P, h = 128 / P; CPUs w = 4 P, h = 4; under M,
+      /* Untuned: GPUs w = P, h = 128 / P; CPUs w = P, h = 4; under M,
        * then cut to the device's limits on each side.
        */
       if (limits->device_kind == TL_DEVICE_KIND_CPU)
         {
-          w = MIN (4 * (guint64) limits->simd_width, limits->max_group_size);
+          w = MIN ((guint64) limits->simd_width, limits->max_group_size);
           h = MAX (1, MIN (4, limits->max_group_size / w));
         }
       else
