@@ -15,6 +15,11 @@
  * the same bits.  They are separate kernels, not one with a branch around
  * the barrier, because PoCL 6 crashes compiling a barrier in a branch.
  *
+ * The host takes the fused pass (_2d, below the passes) before either:
+ * both sums in one kernel, the layer read once and written once, where
+ * the group's block fits local memory and the group is as tall as the
+ * halo above and below it.  It too gives the same bits.
+ *
  * Every kernel takes (in, out, dispatch, codec, weights, radius, tile)
  * first, so one host function drives them all; untiled ones ignore TILE.
  *
