@@ -318,6 +318,7 @@ const TlFilter tl_filter_gaussian_blur =
                     "borders"),
   .format      = "RaGaBaA float",
   .default_pixels_per_item = 1,
+  .reads_block = TRUE,
   .params      = tl_blur_params,
   .n_params    = G_N_ELEMENTS (tl_blur_params),
   .program     = "blur",

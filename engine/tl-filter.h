@@ -103,6 +103,10 @@ struct _TlFilter
    * fill one 16-byte access, where four float pixels would not.
    */
   guint               narrow_pixels_per_item;
+  /* Its kernel loads each group's block with a halo into local memory
+   * (the fused blurs): the untuned rule gives it squarer, taller groups.
+   */
+  gboolean            reads_block;
   const TlParamSpec  *params;
   guint               n_params;
   const gchar        *program;            /* kernels/<program>.cl */

@@ -49,6 +49,7 @@ typedef struct
   guint64  kernel_local_mem;     /* CL_KERNEL_LOCAL_MEM_SIZE */
   guint64  local_mem_per_item;   /* local memory the kernel needs per item */
   gboolean native_non_uniform;   /* device and program allow it */
+  gboolean reads_block;          /* the kernel loads a block with a halo */
   TlDeviceKind device_kind;
 } TlLimits;
 

@@ -416,6 +416,7 @@ tl_run_plan_filter (TlContext      *context,
                                           kernel_limits.kernel_local_mem);
         }
     }
+  limits->reads_block = filter->reads_block;
 
   if (resolved.pixels_per_item == 0)
     resolved.pixels_per_item = tl_filter_auto_pixels_per_item (filter,

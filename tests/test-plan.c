@@ -164,7 +164,8 @@ test_seed_devices (void)
 }
 
 /* Untuned "auto" follows the device's kind and numbers, and the plan
- * names the rule: GPUs w = P, h = 128 / P; CPUs w = P, h = 4.
+ * names the rule: GPUs w = P, h = 128 / P; CPUs w = P, h = 4; squarer,
+ * taller groups for a kernel that loads a block.
  */
 static void
 test_auto_rule (void)
@@ -211,6 +212,34 @@ test_auto_rule (void)
   tiny.max_item_size[0] = 8;
   plan = plan_for (&tiny, TL_SHAPE_AUTO, 0, 0, TL_MODE_UNIFORM, 0, 1, 100, 100);
   g_assert_cmpuint (plan.local[0], ==, 8);
+
+  /* A kernel that loads a block with a halo (the fused blurs): a square
+   * of 256 items on a GPU, 32 rows on a CPU, each under M.
+   */
+  h100.reads_block = TRUE;
+  plan = plan_for (&h100, TL_SHAPE_AUTO, 0, 0, TL_MODE_UNIFORM, 0, 1, 4096, 4096);
+  g_assert_cmpuint (plan.local[0], ==, 16);
+  g_assert_cmpuint (plan.local[1], ==, 16);
+  g_assert_cmpstr (plan.shape_rule, ==,
+                   "auto, not tuned: GPU rule for a block, a square of 256 items");
+
+  small.reads_block = TRUE;
+  plan = plan_for (&small, TL_SHAPE_AUTO, 0, 0, TL_MODE_UNIFORM, 0, 1, 512, 512);
+  g_assert_cmpuint (plan.local[0], ==, 8);
+  g_assert_cmpuint (plan.local[1], ==, 8);
+
+  pocl.reads_block = TRUE;
+  plan = plan_for (&pocl, TL_SHAPE_AUTO, 0, 0, TL_MODE_UNIFORM, 0, 4, 3840, 2160);
+  g_assert_cmpuint (plan.local[0], ==, 8);
+  g_assert_cmpuint (plan.local[1], ==, 32);
+  g_assert_cmpstr (plan.shape_rule, ==,
+                   "auto, not tuned: CPU rule for a block w = P, h = 32");
+
+  tiny.reads_block = TRUE;
+  tiny.max_item_size[0] = 4096;
+  plan = plan_for (&tiny, TL_SHAPE_AUTO, 0, 0, TL_MODE_UNIFORM, 0, 1, 100, 100);
+  g_assert_cmpuint (plan.local[0], ==, 16);
+  g_assert_cmpuint (plan.local[1], ==, 2);
 }
 
 static void

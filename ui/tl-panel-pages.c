@@ -407,9 +407,10 @@ tl_panel_pages_dispatch (TlDialogPanel *self)
                                _("The work-group shape. Automatic takes what "
                                  "Tune measured fastest, and until then a rule "
                                  "from the device: on a GPU groups P wide and "
-                                 "128 / P tall, on a CPU 4 P wide and 4 tall. The "
-                                 "seed rule makes groups P wide and M / P "
-                                 "tall."));
+                                 "128 / P tall, on a CPU P wide and 4 tall; "
+                                 "the blurs take 16x16 on a GPU and 32 rows "
+                                 "on a CPU. The seed rule makes groups P wide "
+                                 "and M / P tall."));
   gtk_widget_set_hexpand (self->shape_combo, TRUE);
   gtk_grid_attach (GTK_GRID (grid),
                    tl_panel_pages_label (_("Sh_ape:"), self->shape_combo),

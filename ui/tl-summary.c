@@ -70,6 +70,12 @@ static const struct
     N_("automatic, not tuned yet: the GPU rule, w = P, h = 128 / P") },
   { "auto, not tuned: CPU rule w = P, h = 4",
     N_("automatic, not tuned yet: the CPU rule, w = P, h = 4") },
+  { "auto, not tuned: GPU rule for a block, a square of 256 items",
+    N_("automatic, not tuned yet: the GPU rule for a kernel that loads a "
+       "block, a square of 256 items") },
+  { "auto, not tuned: CPU rule for a block w = P, h = 32",
+    N_("automatic, not tuned yet: the CPU rule for a kernel that loads a "
+       "block, w = P, h = 32") },
   { "seed rule w = P, h = M / P",
     N_("the seed rule, w = P, h = M / P") },
   { "seed rule w = P, h = M / P, h cut to the device's limit in y",

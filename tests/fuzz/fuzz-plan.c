@@ -101,13 +101,25 @@ fuzz_model_accepts (const TlLimits *limits,
     }
   else if (choice->shape_kind == TL_SHAPE_AUTO)
     {
-      /* Untuned: GPUs w = P, h = 128 / P; CPUs w = P, h = 4; under M,
-       * then cut to the device's limits on each side.
+      /* Untuned: GPUs w = P, h = 128 / P; CPUs w = P, h = 4.  A kernel
+       * that loads a block: GPUs the squarest power-of-two w with
+       * h = 256 / w; CPUs w = P, h = 32.  Under M, then cut to the
+       * device's limits on each side.
        */
       if (limits->device_kind == TL_DEVICE_KIND_CPU)
         {
           w = MIN ((guint64) limits->simd_width, limits->max_group_size);
-          h = MAX (1, MIN (4, limits->max_group_size / w));
+          h = MAX (1, MIN (limits->reads_block ? 32 : 4,
+                           limits->max_group_size / w));
+        }
+      else if (limits->reads_block)
+        {
+          guint64 items = MIN (256, limits->max_group_size);
+
+          w = 1;
+          while (4 * w * w <= items)
+            w *= 2;
+          h = MAX (1, items / w);
         }
       else
         {
@@ -355,6 +367,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   /* Last, so the older corpus entries still mean what they meant. */
   limits.device_kind = fuzz_take (&in, 1) & 1 ? TL_DEVICE_KIND_CPU :
                                                 TL_DEVICE_KIND_GPU;
+  limits.reads_block = fuzz_take (&in, 1) & 1;
 
   /* P and M are positive by contract (the planner's preconditions). */
   if (limits.simd_width == 0 || limits.max_group_size == 0)
