@@ -472,6 +472,46 @@ check_summary (TlDialogPanel       *panel,
     }
 }
 
+/* Every rule the planner can name has its sentence in the summary: an
+ * untranslated engine string there would mean a rule the table lacks.
+ */
+static void
+test_summary_rules (void)
+{
+  static const TlShapeKind kinds[] = { TL_SHAPE_AUTO, TL_SHAPE_SEED,
+                                       TL_SHAPE_CUSTOM, TL_SHAPE_DRIVER };
+  guint k, cpu, block;
+
+  for (k = 0; k < G_N_ELEMENTS (kinds); k++)
+    for (cpu = 0; cpu < 2; cpu++)
+      for (block = 0; block < 2; block++)
+        {
+          g_autoptr(GError) error = NULL;
+          TlLimits          limits;
+          TlChoice          choice;
+          TlPlan            plan;
+          const gchar      *text;
+
+          memset (&limits, 0, sizeof (limits));
+          limits.simd_width       = cpu ? 8 : 32;
+          limits.max_group_size   = cpu ? 4096 : 256;
+          limits.max_item_size[0] = 4096;
+          limits.max_item_size[1] = 4096;
+          limits.device_kind      = cpu ? TL_DEVICE_KIND_CPU : TL_DEVICE_KIND_GPU;
+          limits.reads_block      = block;
+          tl_choice_init (&choice);
+          choice.shape_kind = kinds[k];
+          choice.shape[0]   = 8;
+          choice.shape[1]   = 8;
+          g_assert_true (tl_plan_compute (&limits, &choice, 640, 480, &plan,
+                                          &error));
+          g_assert_no_error (error);
+          text = tl_summary_translate_rule (plan.shape_rule);
+          g_test_message ("%s -> %s", plan.shape_rule, text);
+          g_assert_cmpstr (text, !=, plan.shape_rule);
+        }
+}
+
 static void
 test_summary (void)
 {
@@ -1446,6 +1486,7 @@ main (int    argc,
   g_test_add_func ("/ui/settings", test_settings);
   g_test_add_func ("/ui/matrix", test_matrix);
   g_test_add_func ("/ui/summary", test_summary);
+  g_test_add_func ("/ui/summary-rules", test_summary_rules);
   g_test_add_func ("/ui/limits", test_limits);
   g_test_add_func ("/ui/reset", test_reset);
   g_test_add_func ("/ui/halo", test_halo);
