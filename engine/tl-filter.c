@@ -12,8 +12,9 @@
 #include "tl-error.h"
 #include "tl-filter.h"
 
-#define TL_FILTER_CPU_NARROW_PIXELS_PER_ITEM 4
-#define TL_FILTER_CPU_FLOAT_PIXELS_PER_ITEM  2
+#define TL_FILTER_CPU_NARROW_PIXELS_PER_ITEM     4
+#define TL_FILTER_CPU_FLOAT_PIXELS_PER_ITEM      2
+#define TL_FILTER_CPU_FLOAT_AREA_PIXELS_PER_ITEM 4
 
 static const TlFilter *const tl_filters[] =
 {
@@ -301,12 +302,14 @@ tl_filter_pixels_per_item (const TlFilter *filter,
 }
 
 /* The pixels per work-item a run takes when the user leaves it to
- * ThreadLens: on a CPU four in 8-bit, 16-bit and half storage and two in
- * float, whatever the filter (PoCL runs a group as a loop vectorised
- * along x: four narrow pixels make one 16-byte load per item, where four
- * float pixels per item spread neighbouring items' loads apart; two was
- * the fastest of 1, 2 and 4 in every float point filter's sweep at
- * 3840x2160); elsewhere the filter's own default for the storage.
+ * ThreadLens.  On a CPU four in 8-bit, 16-bit and half storage: PoCL runs
+ * a group as a loop vectorised along x, and four narrow pixels make one
+ * 16-byte load per item.  In float two for a point filter (four spread
+ * neighbouring items' loads apart; two was the fastest of 1, 2 and 4 in
+ * every float point filter's sweep at 3840x2160) and four for a filter
+ * that reads neighbours, whose pixels in one item share them (PoCL's
+ * float sweeps of box-blur, gaussian-blur, edge-sobel and pixelize all
+ * peaked at four).  Elsewhere the filter's own default for the storage.
  */
 guint
 tl_filter_auto_pixels_per_item (const TlFilter *filter,
@@ -315,10 +318,12 @@ tl_filter_auto_pixels_per_item (const TlFilter *filter,
 {
   g_return_val_if_fail (filter != NULL, 1);
 
-  if (device_kind == TL_DEVICE_KIND_CPU)
-    return narrow ? TL_FILTER_CPU_NARROW_PIXELS_PER_ITEM :
-                    TL_FILTER_CPU_FLOAT_PIXELS_PER_ITEM;
-  return tl_filter_pixels_per_item (filter, narrow);
+  if (device_kind != TL_DEVICE_KIND_CPU)
+    return tl_filter_pixels_per_item (filter, narrow);
+  if (narrow)
+    return TL_FILTER_CPU_NARROW_PIXELS_PER_ITEM;
+  return filter->halo ? TL_FILTER_CPU_FLOAT_AREA_PIXELS_PER_ITEM :
+                        TL_FILTER_CPU_FLOAT_PIXELS_PER_ITEM;
 }
 
 void

@@ -23,7 +23,7 @@ static const gchar *const tl_mode_names[] =
 #define TL_PLAN_GPU_ITEMS       128  /* items per group of the GPU rule */
 #define TL_PLAN_CPU_ROWS          4  /* rows of the CPU rule */
 #define TL_PLAN_GPU_BLOCK_ITEMS 256  /* the same for a kernel that loads a */
-#define TL_PLAN_CPU_BLOCK_ROWS   32  /* block with a halo */
+#define TL_PLAN_CPU_BLOCK_ROWS  128  /* block with a halo */
 
 static guint
 tl_plan_div_up (guint a,
@@ -192,9 +192,9 @@ tl_plan_swizzle (guint  grid_x,
  * A kernel that loads its group's block with a halo pays for the halo
  * once per group, so it wants bigger, squarer groups: on a GPU a square
  * of 256 items (16x16: the fused blurs ran 1.2-1.6 times faster than at
- * 32x4 on the H100), on a CPU w = P, h = 32 (32 rows fuse every default
- * blur; 8x4 took 1.2-1.5 times as long on PoCL).  All stay under M and
- * the device's limits.
+ * 32x4 on the H100), on a CPU w = P, h = 128 (8x128 was the fastest
+ * shape of every blur's sweep on PoCL but box-blur's in float; 8x4 took
+ * up to 1.5 times as long).  All stay under M and the device's limits.
  */
 static void
 tl_plan_rule_shape (const TlLimits *limits,
@@ -213,7 +213,7 @@ tl_plan_rule_shape (const TlLimits *limits,
       *w    = MIN (p, limits->max_group_size);
       *h    = MAX (1, MIN (rows, limits->max_group_size / *w));
       *rule = limits->reads_block ?
-              N_("auto, not tuned: CPU rule for a block w = P, h = 32") :
+              N_("auto, not tuned: CPU rule for a block w = P, h = 128") :
               N_("auto, not tuned: CPU rule w = P, h = 4");
     }
   else if (limits->reads_block)

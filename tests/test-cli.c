@@ -129,6 +129,7 @@ test_plan_json (void)
   g_auto(Result)        r;
   JsonObject           *plan;
   JsonArray            *launches;
+  gboolean              cpu;
 
   run_cli (&r, "plan", "--size", "1024x768", "--simd-width", "32",
            "--max-threads", "512", "--shape", "seed", "--json", NULL);
@@ -189,6 +190,41 @@ test_plan_json (void)
   g_assert_cmpint (pair_element (plan, "local", 0), ==, 7);
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (plan, "launches")), ==, 4);
   g_assert_cmpint (json_object_get_int_member (plan, "max_threads"), >, 0);
+  result_clear (&r);
+
+  /* The device's untuned rule for a point filter and for a blur, whose
+   * kernel loads a block: taller groups, and on a CPU four float pixels
+   * per item where a point filter takes two.
+   */
+  run_cli (&r, "plan", "--size", "3840x2160", "--device", "0", "--filter",
+           "invert", "--json", NULL);
+  g_assert_cmpint (exit_code (&r), ==, 0);
+  plan = parse_object (parser, r.out);
+  cpu = strstr (json_object_get_string_member (plan, "shape_rule"), "CPU") != NULL;
+  g_assert_cmpint (pair_element (plan, "local", 0), ==,
+                   json_object_get_int_member (plan, "simd_width"));
+  g_assert_cmpint (json_object_get_int_member (plan, "pixels_per_item"), ==,
+                   cpu ? 2 : 1);
+  result_clear (&r);
+
+  run_cli (&r, "plan", "--size", "3840x2160", "--device", "0", "--filter",
+           "box-blur", "--json", NULL);
+  g_assert_cmpint (exit_code (&r), ==, 0);
+  plan = parse_object (parser, r.out);
+  g_test_message ("box-blur: %s", json_object_get_string_member (plan, "shape_rule"));
+  if (cpu)
+    {
+      g_assert_cmpstr (json_object_get_string_member (plan, "shape_rule"), ==,
+                       "auto, not tuned: CPU rule for a block w = P, h = 128");
+      g_assert_cmpint (pair_element (plan, "local", 1), ==, 128);
+      g_assert_cmpint (json_object_get_int_member (plan, "pixels_per_item"), ==, 4);
+    }
+  else
+    {
+      g_assert_cmpstr (json_object_get_string_member (plan, "shape_rule"), ==,
+                       "auto, not tuned: GPU rule for a block, a square of 256 "
+                       "items");
+    }
 }
 
 static void

@@ -214,7 +214,7 @@ test_auto_rule (void)
   g_assert_cmpuint (plan.local[0], ==, 8);
 
   /* A kernel that loads a block with a halo (the fused blurs): a square
-   * of 256 items on a GPU, 32 rows on a CPU, each under M.
+   * of 256 items on a GPU, 128 rows on a CPU, each under M.
    */
   h100.reads_block = TRUE;
   plan = plan_for (&h100, TL_SHAPE_AUTO, 0, 0, TL_MODE_UNIFORM, 0, 1, 4096, 4096);
@@ -231,9 +231,9 @@ test_auto_rule (void)
   pocl.reads_block = TRUE;
   plan = plan_for (&pocl, TL_SHAPE_AUTO, 0, 0, TL_MODE_UNIFORM, 0, 4, 3840, 2160);
   g_assert_cmpuint (plan.local[0], ==, 8);
-  g_assert_cmpuint (plan.local[1], ==, 32);
+  g_assert_cmpuint (plan.local[1], ==, 128);
   g_assert_cmpstr (plan.shape_rule, ==,
-                   "auto, not tuned: CPU rule for a block w = P, h = 32");
+                   "auto, not tuned: CPU rule for a block w = P, h = 128");
 
   tiny.reads_block = TRUE;
   tiny.max_item_size[0] = 4096;

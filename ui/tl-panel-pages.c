@@ -408,7 +408,7 @@ tl_panel_pages_dispatch (TlDialogPanel *self)
                                  "Tune measured fastest, and until then a rule "
                                  "from the device: on a GPU groups P wide and "
                                  "128 / P tall, on a CPU P wide and 4 tall; "
-                                 "the blurs take 16x16 on a GPU and 32 rows "
+                                 "the blurs take 16x16 on a GPU and 128 rows "
                                  "on a CPU. The seed rule makes groups P wide "
                                  "and M / P tall."));
   gtk_widget_set_hexpand (self->shape_combo, TRUE);

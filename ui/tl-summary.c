@@ -73,9 +73,9 @@ static const struct
   { "auto, not tuned: GPU rule for a block, a square of 256 items",
     N_("automatic, not tuned yet: the GPU rule for a kernel that loads a "
        "block, a square of 256 items") },
-  { "auto, not tuned: CPU rule for a block w = P, h = 32",
+  { "auto, not tuned: CPU rule for a block w = P, h = 128",
     N_("automatic, not tuned yet: the CPU rule for a kernel that loads a "
-       "block, w = P, h = 32") },
+       "block, w = P, h = 128") },
   { "seed rule w = P, h = M / P",
     N_("the seed rule, w = P, h = M / P") },
   { "seed rule w = P, h = M / P, h cut to the device's limit in y",

@@ -103,13 +103,13 @@ fuzz_model_accepts (const TlLimits *limits,
     {
       /* Untuned: GPUs w = P, h = 128 / P; CPUs w = P, h = 4.  A kernel
        * that loads a block: GPUs the squarest power-of-two w with
-       * h = 256 / w; CPUs w = P, h = 32.  Under M, then cut to the
+       * h = 256 / w; CPUs w = P, h = 128.  Under M, then cut to the
        * device's limits on each side.
        */
       if (limits->device_kind == TL_DEVICE_KIND_CPU)
         {
           w = MIN ((guint64) limits->simd_width, limits->max_group_size);
-          h = MAX (1, MIN (limits->reads_block ? 32 : 4,
+          h = MAX (1, MIN (limits->reads_block ? 128 : 4,
                            limits->max_group_size / w));
         }
       else if (limits->reads_block)
