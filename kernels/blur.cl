@@ -365,6 +365,27 @@ tl_convolve_block_sums (const TlDispatch *d,
                  ((int) get_local_size (1) + 2 * radius);
 }
 
+/* The fused pass's first steps, the same for every fused kernel: IN's
+ * block into BLOCK, then its row sums after it.  Every item of the group
+ * calls it (it holds the barriers); returns the row sums.
+ */
+inline local const float4 *
+tl_convolve_block_fill (global const tl_pixel *in,
+                        const TlDispatch      *d,
+                        global const float    *codec,
+                        constant float        *weights,
+                        int                    radius,
+                        local float4          *block)
+{
+  local float4 *sums = tl_convolve_block_sums (d, radius, block);
+
+  tl_load_block (in, d, codec, radius, block);
+  barrier (CLK_LOCAL_MEM_FENCE);
+  tl_convolve_block_rows (d, weights, radius, block, sums);
+  barrier (CLK_LOCAL_MEM_FENCE);
+  return sums;
+}
+
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_convolve_2d)
 kernel void
 tl_convolve_2d (global const tl_pixel *in,
@@ -375,17 +396,13 @@ tl_convolve_2d (global const tl_pixel *in,
                 int                    radius,
                 local float4          *block)
 {
-  tl_load_block (in, &d, codec, radius, block);
-  barrier (CLK_LOCAL_MEM_FENCE);
-  tl_convolve_block_rows (&d, weights, radius, block,
-                          tl_convolve_block_sums (&d, radius, block));
-  barrier (CLK_LOCAL_MEM_FENCE);
+  local const float4 *sums = tl_convolve_block_fill (in, &d, codec, weights,
+                                                     radius, block);
   {
     int2 origin = tl_item_origin (&d);
     int  end    = min (origin.x + d.pixels_per_item, d.width);
     int  span   = get_local_size (0) * d.pixels_per_item;
     int  first  = tl_convolve_group_first (&d);
-    local const float4 *sums = tl_convolve_block_sums (&d, radius, block);
 
     if (origin.y >= d.height)
       return;
@@ -414,18 +431,14 @@ tl_unsharp_2d (global const tl_pixel *source,
                global const tl_pixel *in,
                float                  scale)
 {
-  tl_load_block (source, &d, codec, radius, block);
-  barrier (CLK_LOCAL_MEM_FENCE);
-  tl_convolve_block_rows (&d, weights, radius, block,
-                          tl_convolve_block_sums (&d, radius, block));
-  barrier (CLK_LOCAL_MEM_FENCE);
+  local const float4 *sums = tl_convolve_block_fill (source, &d, codec,
+                                                     weights, radius, block);
   {
     int2 origin = tl_item_origin (&d);
     int  end    = min (origin.x + d.pixels_per_item, d.width);
     int  span   = get_local_size (0) * d.pixels_per_item;
     int  cols   = tl_block_cols (&d, radius);
     int  first  = tl_convolve_group_first (&d);
-    local const float4 *sums = tl_convolve_block_sums (&d, radius, block);
 
     if (origin.y >= d.height)
       return;
