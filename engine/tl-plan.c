@@ -191,7 +191,7 @@ tl_plan_swizzle (guint  grid_x,
  *
  * A kernel that loads its group's block with a halo pays for the halo
  * once per group, so it wants bigger, squarer groups: on a GPU a square
- * of 256 items (16x16: the fused blurs ran 1.2-1.6 times faster than at
+ * of 256 items (16x16: the fused blurs ran 1.1-1.6 times faster than at
  * 32x4 on the H100), on a CPU w = P, h = 128 (8x128 was the fastest
  * shape of every blur's sweep on PoCL but box-blur's in float; 8x4 took
  * up to 1.5 times as long).  All stay under M and the device's limits.
