@@ -50,6 +50,7 @@ typedef struct
   guint64  local_mem_per_item;   /* local memory the kernel needs per item */
   gboolean native_non_uniform;   /* device and program allow it */
   gboolean reads_block;          /* the kernel loads a block with a halo */
+  gboolean float_storage;        /* the layer travels as floats, 16 bytes a pixel */
   TlDeviceKind device_kind;
 } TlLimits;
 

@@ -416,7 +416,8 @@ tl_run_plan_filter (TlContext      *context,
                                           kernel_limits.kernel_local_mem);
         }
     }
-  limits->reads_block = filter->reads_block;
+  limits->reads_block   = filter->reads_block;
+  limits->float_storage = ! tl_codec_is_narrow (codec);
 
   if (resolved.pixels_per_item == 0)
     resolved.pixels_per_item = tl_filter_auto_pixels_per_item (filter,

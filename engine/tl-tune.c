@@ -253,6 +253,9 @@ tl_tune_sample (TlTuneSearch *search,
       return FALSE;
     }
 
+  g_debug ("tuning: %ux%u, %u per item, swizzle %u: %.3f ms",
+           entry->choice.shape[0], entry->choice.shape[1],
+           entry->choice.pixels_per_item, entry->choice.swizzle, ms);
   if (entry->n_samples < G_N_ELEMENTS (entry->samples))
     entry->samples[entry->n_samples++] = ms;
   else

@@ -193,8 +193,8 @@ test_plan_json (void)
   result_clear (&r);
 
   /* The device's untuned rule for a point filter and for a blur, whose
-   * kernel loads a block: taller groups, and on a CPU four float pixels
-   * per item where a point filter takes two.
+   * kernel loads a block: bigger groups, and on a CPU four float pixels
+   * per item where a point filter takes two.  plan's storage is float.
    */
   run_cli (&r, "plan", "--size", "3840x2160", "--device", "0", "--filter",
            "invert", "--json", NULL);
@@ -215,8 +215,10 @@ test_plan_json (void)
   if (cpu)
     {
       g_assert_cmpstr (json_object_get_string_member (plan, "shape_rule"), ==,
-                       "auto, not tuned: CPU rule for a block w = P, h = 128");
-      g_assert_cmpint (pair_element (plan, "local", 1), ==, 128);
+                       "auto, not tuned: CPU rule for a float block w = 2 P, h = 64");
+      g_assert_cmpint (pair_element (plan, "local", 0), ==,
+                       2 * json_object_get_int_member (plan, "simd_width"));
+      g_assert_cmpint (pair_element (plan, "local", 1), ==, 64);
       g_assert_cmpint (json_object_get_int_member (plan, "pixels_per_item"), ==, 4);
     }
   else

@@ -235,11 +235,31 @@ test_auto_rule (void)
   g_assert_cmpstr (plan.shape_rule, ==,
                    "auto, not tuned: CPU rule for a block w = P, h = 128");
 
+  /* The same block in float storage: as many items, twice as wide. */
+  pocl.float_storage = TRUE;
+  plan = plan_for (&pocl, TL_SHAPE_AUTO, 0, 0, TL_MODE_UNIFORM, 0, 4, 3840, 2160);
+  g_assert_cmpuint (plan.local[0], ==, 16);
+  g_assert_cmpuint (plan.local[1], ==, 64);
+  g_assert_cmpstr (plan.shape_rule, ==,
+                   "auto, not tuned: CPU rule for a float block w = 2 P, h = 64");
+  /* A point filter's rule does not depend on the storage. */
+  pocl.reads_block = FALSE;
+  plan = plan_for (&pocl, TL_SHAPE_AUTO, 0, 0, TL_MODE_UNIFORM, 0, 2, 3840, 2160);
+  g_assert_cmpuint (plan.local[0], ==, 8);
+  g_assert_cmpuint (plan.local[1], ==, 4);
+  pocl.float_storage = FALSE;
+
   tiny.reads_block = TRUE;
   tiny.max_item_size[0] = 4096;
   plan = plan_for (&tiny, TL_SHAPE_AUTO, 0, 0, TL_MODE_UNIFORM, 0, 1, 100, 100);
   g_assert_cmpuint (plan.local[0], ==, 16);
   g_assert_cmpuint (plan.local[1], ==, 2);
+
+  /* In float, 2 P = 32 takes all of M = 32: one row. */
+  tiny.float_storage = TRUE;
+  plan = plan_for (&tiny, TL_SHAPE_AUTO, 0, 0, TL_MODE_UNIFORM, 0, 1, 100, 100);
+  g_assert_cmpuint (plan.local[0], ==, 32);
+  g_assert_cmpuint (plan.local[1], ==, 1);
 }
 
 static void

@@ -484,7 +484,7 @@ test_summary_rules (void)
 
   for (k = 0; k < G_N_ELEMENTS (kinds); k++)
     for (cpu = 0; cpu < 2; cpu++)
-      for (block = 0; block < 2; block++)
+      for (block = 0; block < 4; block++)
         {
           g_autoptr(GError) error = NULL;
           TlLimits          limits;
@@ -498,7 +498,8 @@ test_summary_rules (void)
           limits.max_item_size[0] = 4096;
           limits.max_item_size[1] = 4096;
           limits.device_kind      = cpu ? TL_DEVICE_KIND_CPU : TL_DEVICE_KIND_GPU;
-          limits.reads_block      = block;
+          limits.reads_block      = block & 1;
+          limits.float_storage    = block >> 1;
           tl_choice_init (&choice);
           choice.shape_kind = kinds[k];
           choice.shape[0]   = 8;

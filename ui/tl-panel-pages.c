@@ -409,7 +409,8 @@ tl_panel_pages_dispatch (TlDialogPanel *self)
                                  "from the device: on a GPU groups P wide and "
                                  "128 / P tall, on a CPU P wide and 4 tall; "
                                  "the blurs take 16x16 on a GPU and 128 rows "
-                                 "on a CPU. The seed rule makes groups P wide "
+                                 "on a CPU (64 rows twice as wide in float). "
+                                 "The seed rule makes groups P wide "
                                  "and M / P tall."));
   gtk_widget_set_hexpand (self->shape_combo, TRUE);
   gtk_grid_attach (GTK_GRID (grid),

@@ -76,6 +76,9 @@ static const struct
   { "auto, not tuned: CPU rule for a block w = P, h = 128",
     N_("automatic, not tuned yet: the CPU rule for a kernel that loads a "
        "block, w = P, h = 128") },
+  { "auto, not tuned: CPU rule for a float block w = 2 P, h = 64",
+    N_("automatic, not tuned yet: the CPU rule for a kernel that loads a "
+       "block of floats, w = 2 P, h = 64") },
   { "seed rule w = P, h = M / P",
     N_("the seed rule, w = P, h = M / P") },
   { "seed rule w = P, h = M / P, h cut to the device's limit in y",

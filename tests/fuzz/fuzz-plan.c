@@ -103,13 +103,16 @@ fuzz_model_accepts (const TlLimits *limits,
     {
       /* Untuned: GPUs w = P, h = 128 / P; CPUs w = P, h = 4.  A kernel
        * that loads a block: GPUs the squarest power-of-two w with
-       * h = 256 / w; CPUs w = P, h = 128.  Under M, then cut to the
-       * device's limits on each side.
+       * h = 256 / w; CPUs w = P, h = 128, or w = 2 P, h = 64 in float
+       * storage.  Under M, then cut to the device's limits on each side.
        */
       if (limits->device_kind == TL_DEVICE_KIND_CPU)
         {
-          w = MIN ((guint64) limits->simd_width, limits->max_group_size);
-          h = MAX (1, MIN (limits->reads_block ? 128 : 4,
+          gboolean float_block = limits->reads_block && limits->float_storage;
+
+          w = MIN ((guint64) limits->simd_width * (float_block ? 2 : 1),
+                   limits->max_group_size);
+          h = MAX (1, MIN (float_block ? 64 : limits->reads_block ? 128 : 4,
                            limits->max_group_size / w));
         }
       else if (limits->reads_block)
@@ -367,7 +370,12 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   /* Last, so the older corpus entries still mean what they meant. */
   limits.device_kind = fuzz_take (&in, 1) & 1 ? TL_DEVICE_KIND_CPU :
                                                 TL_DEVICE_KIND_GPU;
-  limits.reads_block = fuzz_take (&in, 1) & 1;
+  {
+    guint64 kernel_bits = fuzz_take (&in, 1);
+
+    limits.reads_block   = kernel_bits & 1;
+    limits.float_storage = (kernel_bits >> 1) & 1;
+  }
 
   /* P and M are positive by contract (the planner's preconditions). */
   if (limits.simd_width == 0 || limits.max_group_size == 0)
