@@ -196,7 +196,7 @@ tl_plan_swizzle (guint  grid_x,
  * 32x4 on the H100), on a CPU w = P, h = 128 (8x128 was the fastest
  * shape of every 8-bit blur's sweep on PoCL; 8x4 took up to 1.5 times as
  * long).  A float block on a CPU takes the same 1024 items as w = 2 P,
- * h = 64: on PoCL box-blur in float took 1.2-1.3 times as long at 8x128
+ * h = 64: on PoCL box-blur in float took 1.2 times as long at 8x128
  * as at 16x64, while gaussian-blur and unsharp-mask stayed within 10%
  * of their fastest.  All stay under M and the device's limits.
  */
