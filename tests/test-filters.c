@@ -285,26 +285,19 @@ run_one (const FilterCase *c,
              where % 4);
 }
 
-static void
-test_filter (gconstpointer data)
+/* Every dispatch choice against the default dispatch's bits, ITEMS
+ * ("", or how the recursive Gaussian splits its lines) in the message;
+ * returns how many ran.
+ */
+static guint
+sweep_dispatches (const FilterCase *c,
+                  const TlFilter   *filter,
+                  Prepared         *p,
+                  gpointer          out,
+                  const gchar      *items)
 {
-  const FilterCase *c      = data;
-  const TlFilter   *filter = tl_filter_lookup (c->filter, NULL);
-  g_autofree gpointer out  = NULL;
-  Prepared          p = { 0, };
-  TlChoice          choice;
-  guint             s, m, n, k, runs = 0;
-
-  g_assert_nonnull (filter);
-  prepare (c, filter, &p);
-  out = g_malloc (p.n_bytes);
-
-  /* The default dispatch first: it must match the reference, and every
-   * other dispatch must match it bit for bit.
-   */
-  tl_choice_init (&choice);
-  choice.pixels_per_item = 0;
-  run_one (c, filter, &p, &choice, p.baseline, "default dispatch");
+  TlChoice choice;
+  guint    s, m, n, k, runs = 0;
 
   for (s = 0; s < G_N_ELEMENTS (shapes); s++)
     for (m = 0; m < G_N_ELEMENTS (modes); m++)
@@ -328,17 +321,56 @@ test_filter (gconstpointer data)
             choice.mode            = modes[m];
             choice.swizzle         = swizzles[n];
             choice.pixels_per_item = ks[k];
-            what = g_strdup_printf ("shape %s, %s, swizzle %u, %u px/item",
+            what = g_strdup_printf ("shape %s, %s, swizzle %u, %u px/item%s%s",
                                     shapes[s], tl_mode_to_string (modes[m]),
-                                    swizzles[n], ks[k]);
+                                    swizzles[n], ks[k],
+                                    *items ? ", an item a " : "", items);
 
-            run_one (c, filter, &p, &choice, out, what);
-            if (memcmp (out, p.baseline, p.n_bytes) != 0)
+            run_one (c, filter, p, &choice, out, what);
+            if (memcmp (out, p->baseline, p->n_bytes) != 0)
               g_error ("%s on %s (%s), %s: not identical to the default "
                        "dispatch", c->filter, c->photo,
                        c->layer ? c->layer : "float", what);
             runs++;
           }
+  return runs;
+}
+
+static void
+test_filter (gconstpointer data)
+{
+  /* The recursive Gaussian has two kernels, an item a line (CPUs) and an
+   * item a channel of a line (GPUs): every dispatch runs under both.
+   */
+  static const gchar *const recursive_items[] = { "line", "channel" };
+  const FilterCase *c      = data;
+  const TlFilter   *filter = tl_filter_lookup (c->filter, NULL);
+  g_autofree gpointer out  = NULL;
+  Prepared          p = { 0, };
+  TlChoice          choice;
+  guint             i, runs = 0;
+
+  g_assert_nonnull (filter);
+  prepare (c, filter, &p);
+  out = g_malloc (p.n_bytes);
+
+  /* The default dispatch first: it must match the reference, and every
+   * other dispatch must match it bit for bit.
+   */
+  tl_choice_init (&choice);
+  choice.pixels_per_item = 0;
+  run_one (c, filter, &p, &choice, p.baseline, "default dispatch");
+
+  if (strcmp (c->filter, "gaussian-blur") == 0 &&
+      tl_filter_recursive_applies (p.values[0].v[0]))
+    for (i = 0; i < G_N_ELEMENTS (recursive_items); i++)
+      {
+        g_setenv ("THREADLENS_RECURSIVE_ITEMS", recursive_items[i], TRUE);
+        runs += sweep_dispatches (c, filter, &p, out, recursive_items[i]);
+        g_unsetenv ("THREADLENS_RECURSIVE_ITEMS");
+      }
+  else
+    runs = sweep_dispatches (c, filter, &p, out, "");
 
   g_test_message ("%s on %s (%s storage): %u dispatch choices matched",
                   c->filter, c->photo,

@@ -81,6 +81,7 @@ fi
 n=0
 failed=0
 tile=""
+items=""
 
 # Runs threadlens ARGS... under Oclgrind (in tiles of $tile pixels when
 # set) and prints one TAP line named NAME.  The kernels that ran are added
@@ -97,6 +98,12 @@ tl_run ()
   else
     unset THREADLENS_TILE
   fi
+  if [ -n "$items" ]; then
+    THREADLENS_RECURSIVE_ITEMS=$items
+    export THREADLENS_RECURSIVE_ITEMS
+  else
+    unset THREADLENS_RECURSIVE_ITEMS
+  fi
   # Oclgrind preloads its runtime; the kernel log goes in front of it, so
   # that its clEnqueueNDRangeKernel sees each call first.
   # shellcheck disable=SC2016 # expanded by that inner sh
@@ -106,7 +113,7 @@ tl_run ()
                 "$kernel_log_lib" "$threadlens" "$@" < /dev/null \
                 > "$work/stdout" 2> "$work/stderr"
   status=$?
-  unset THREADLENS_TILE
+  unset THREADLENS_TILE THREADLENS_RECURSIVE_ITEMS
 
   kernels=$(sort -u "$work/enqueued" 2>/dev/null | tr '\n' ' ')
   cat "$work/enqueued" >> "$work/kernels" 2>/dev/null
@@ -175,6 +182,15 @@ tl_check_twins ()
       esac
       ;;
   esac
+  # The recursive Gaussian must have run an item a line and an item a
+  # channel.
+  case " $ran " in
+    *" tl_recursive_rows "*|*" tl_recursive_channels "*)
+      for kernel in tl_recursive_rows tl_recursive_channels; do
+        echo " $ran " | grep -q " $kernel " || missing="$missing $kernel"
+      done
+      ;;
+  esac
   rm -f "$work/kernels"
   n=$((n + 1))
   if [ -z "$ran" ]; then
@@ -218,9 +234,11 @@ u16 tile=16 --shape=7x3"
 # Parameters beyond the defaults, one a line: FILTER --set=NAME=VALUE,
 # each under $variant_dispatches only, as Oclgrind takes seconds a run on
 # their halos.  The Gaussian's std-dev 40 takes the recursive path where
-# the engine has one; the blurs reach past the crop's 37 rows, pixelize's
-# blocks are cut at both edges.
-variants="gaussian-blur --set=std-dev=40
+# the engine has one, with an item a line and an item a channel (items=,
+# THREADLENS_RECURSIVE_ITEMS); the blurs reach past the crop's 37 rows,
+# pixelize's blocks are cut at both edges.
+variants="gaussian-blur --set=std-dev=40 items=line
+gaussian-blur --set=std-dev=40 items=channel
 unsharp-mask --set=std-dev=40
 box-blur --set=radius=25
 pixelize --set=size=7"
@@ -282,6 +300,13 @@ else
 $(printf '%s\n' "$variants" | sed -n "s/^$filter //p")"
     while IFS= read -r set; do
       [ -n "$set" ] || continue
+      items=""
+      case $set in
+        *" items="*)
+          items=${set##* items=}
+          set=${set% items=*}
+          ;;
+      esac
       choices=$variant_dispatches
       if [ "$set" = - ]; then
         set=""
@@ -298,7 +323,7 @@ $(printf '%s\n' "$variants" | sed -n "s/^$filter //p")"
             ;;
         esac
         # shellcheck disable=SC2086 # the options split on spaces
-        tl_run "$filter $part${set:+ $set} $dispatch${tile:+ in tiles of $tile}" \
+        tl_run "$filter $part${set:+ $set}${items:+ an item a $items} $dispatch${tile:+ in tiles of $tile}" \
                apply --json $dispatch $set "$filter" "$input" "$work/out.png"
         tile=""
       done <<EOF
