@@ -568,9 +568,6 @@ tl_unsharp_2d (global const tl_pixel *source,
     }                                                                   \
   while (0)
 
-#define TL_RECURSIVE_TO_DOUBLE(x) ((double) (x))
-#define TL_RECURSIVE_TO_FLOAT(x)  ((float) (x))
-
 /* A line an item: D counts lines. */
 #define TL_RECURSIVE_LINE(LOAD, SCRATCH, STORE)                          \
   do                                                                    \
@@ -587,7 +584,7 @@ tl_unsharp_2d (global const tl_pixel *source,
 
 #define TL_RECURSIVE_LOAD_STORAGE(i)     tl_load (in, (i), codec)
 #define TL_RECURSIVE_SCRATCH(i)          scratch[i]
-#define TL_RECURSIVE_STORE_SCRATCH(i, v) (scratch[i] = (v))
+#define TL_RECURSIVE_STORE_SCRATCH(i, v) (TL_RECURSIVE_SCRATCH (i) = (v))
 #define TL_RECURSIVE_STORE_STORAGE(i, v) tl_store (out, (i), (v), codec)
 
 kernel void
@@ -620,7 +617,7 @@ tl_recursive_columns (global float4      *scratch,
 
 #define TL_RECURSIVE_LOAD_CHANNEL(i)      in[(i) * 4 + channel]
 #define TL_RECURSIVE_OUT_CHANNEL(i)       out[(i) * 4 + channel]
-#define TL_RECURSIVE_STORE_CHANNEL(i, v)  (out[(i) * 4 + channel] = (v))
+#define TL_RECURSIVE_STORE_CHANNEL(i, v)  (TL_RECURSIVE_OUT_CHANNEL (i) = (v))
 
 /* A channel of a line an item, four items a line (D counts items), over
  * working floats: IN may be OUT.
@@ -641,8 +638,8 @@ tl_recursive_channels (global const float *in,
 
   if (item.x >= d.width || item.y >= d.height)
     return;
-  TL_RECURSIVE_FILTER (double, float, TL_RECURSIVE_TO_DOUBLE,
-                       TL_RECURSIVE_TO_FLOAT, TL_RECURSIVE_CHANNEL_BATCH,
+  TL_RECURSIVE_FILTER (double, float, convert_double, convert_float,
+                       TL_RECURSIVE_CHANNEL_BATCH,
                        TL_RECURSIVE_LOAD_CHANNEL, TL_RECURSIVE_OUT_CHANNEL,
                        TL_RECURSIVE_STORE_CHANNEL);
 }
