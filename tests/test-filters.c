@@ -333,7 +333,18 @@ sweep_dispatches (const FilterCase *c,
                        c->layer ? c->layer : "float", what);
             runs++;
           }
-  return runs;
+
+  /* The driver's shape: no tile fits a shape not known in advance, so
+   * this takes every kernel's untiled twin.
+   */
+  tl_choice_init (&choice);
+  choice.shape_kind = TL_SHAPE_DRIVER;
+  run_one (c, filter, p, &choice, out, "driver's local size");
+  if (memcmp (out, p->baseline, p->n_bytes) != 0)
+    g_error ("%s on %s (%s), the driver's local size: not identical to the "
+             "default dispatch", c->filter, c->photo,
+             c->layer ? c->layer : "float");
+  return runs + 1;
 }
 
 static void
