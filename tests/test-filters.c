@@ -285,6 +285,23 @@ run_one (const FilterCase *c,
              where % 4);
 }
 
+/* One dispatch against the C reference (run_one ()) and against the
+ * default dispatch's bits.
+ */
+static void
+run_identical (const FilterCase *c,
+               const TlFilter   *filter,
+               Prepared         *p,
+               const TlChoice   *choice,
+               gpointer          out,
+               const gchar      *what)
+{
+  run_one (c, filter, p, choice, out, what);
+  if (memcmp (out, p->baseline, p->n_bytes) != 0)
+    g_error ("%s on %s (%s), %s: not identical to the default dispatch",
+             c->filter, c->photo, c->layer ? c->layer : "float", what);
+}
+
 /* Every dispatch choice against the default dispatch's bits, ITEMS
  * ("", or how the recursive Gaussian splits its lines) in the message;
  * returns how many ran.
@@ -326,24 +343,16 @@ sweep_dispatches (const FilterCase *c,
                                     swizzles[n], ks[k],
                                     *items ? ", an item a " : "", items);
 
-            run_one (c, filter, p, &choice, out, what);
-            if (memcmp (out, p->baseline, p->n_bytes) != 0)
-              g_error ("%s on %s (%s), %s: not identical to the default "
-                       "dispatch", c->filter, c->photo,
-                       c->layer ? c->layer : "float", what);
+            run_identical (c, filter, p, &choice, out, what);
             runs++;
           }
 
-  /* The driver's shape: no tile fits a shape not known in advance, so
-   * this takes every kernel's untiled twin.
+  /* The driver's shape (the benchmark's baseline): no tile fits a shape
+   * not known in advance, so this takes every kernel's untiled twin.
    */
   tl_choice_init (&choice);
   choice.shape_kind = TL_SHAPE_DRIVER;
-  run_one (c, filter, p, &choice, out, "driver's local size");
-  if (memcmp (out, p->baseline, p->n_bytes) != 0)
-    g_error ("%s on %s (%s), the driver's local size: not identical to the "
-             "default dispatch", c->filter, c->photo,
-             c->layer ? c->layer : "float");
+  run_identical (c, filter, p, &choice, out, "driver's local size");
   return runs + 1;
 }
 
@@ -386,24 +395,6 @@ test_filter (gconstpointer data)
   g_test_message ("%s on %s (%s storage): %u dispatch choices matched",
                   c->filter, c->photo,
                   tl_codec_storage_name (tl_codec_get_storage (p.codec)), runs);
-  unprepare (&p);
-}
-
-/* The driver's own local size (the benchmark baseline) computes the same. */
-static void
-test_driver_shape (void)
-{
-  const FilterCase *c      = &filter_cases[5];
-  const TlFilter   *filter = tl_filter_lookup (c->filter, NULL);
-  g_autofree gpointer out  = NULL;
-  Prepared          p = { 0, };
-  TlChoice          choice;
-
-  prepare (c, filter, &p);
-  out = g_malloc (p.n_bytes);
-  tl_choice_init (&choice);
-  choice.shape_kind = TL_SHAPE_DRIVER;
-  run_one (c, filter, &p, &choice, out, "driver's local size");
   unprepare (&p);
 }
 
@@ -649,7 +640,6 @@ main (int    argc,
     }
   g_test_add_func ("/filters/readme-table", test_readme_table);
   g_test_add_func ("/filters/recursive-accuracy", test_recursive_accuracy);
-  g_test_add_func ("/filters/driver-shape", test_driver_shape);
   g_test_add_func ("/filters/bad-values", test_bad_values);
 
   status = g_test_run ();
