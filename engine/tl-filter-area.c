@@ -1,10 +1,11 @@
 /* ThreadLens: area filters, C references beside the OpenCL paths.
  *
- * box-blur, edge-sobel, pixelize and unsharp-mask, after GEGL's operations
- * of the same names.  box-blur and unsharp-mask give their weights to the
- * separable convolution of tl-filter-blur.c (kernels/blur.cl); edge-sobel
- * and pixelize have their own kernels in kernels/area.cl, computing the
- * same sums in the same order as their references.  Borders clamp to the
+ * edge-sobel, pixelize and unsharp-mask, after GEGL's operations of the
+ * same names (box-blur has a file of its own, tl-filter-box.c).
+ * unsharp-mask gives its weights to the separable convolution of
+ * tl-filter-blur.c (kernels/blur.cl); edge-sobel and pixelize have their
+ * own kernels in kernels/area.cl, computing the same sums in the same
+ * order as their references.  Borders clamp to the
  * edge (pixelize cuts its blocks at the edge instead).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -20,104 +21,6 @@
 #include "tl-error.h"
 #include "tl-filter.h"
 #include "tl-run.h"
-
-static guint
-tl_area_box_halo (const TlValue *values)
-{
-  return (guint) values[0].v[0];
-}
-
-/* GEGL's radius is an integer; ours is a number that must be whole. */
-static gboolean
-tl_area_box_check (const TlFilter *filter,
-                   const TlValue  *values,
-                   GError        **error)
-{
-  if (values[0].v[0] != floor (values[0].v[0]))
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                   _("%s: radius must be a whole number of pixels, not %g"),
-                   filter->name, values[0].v[0]);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* 2 radius + 1 equal taps; as GEGL, each 1 / (2 radius + 1) in single
- * precision.  Free with g_free ().
- */
-static gfloat *
-tl_area_box_weights (gint radius)
-{
-  gfloat *weights = g_new (gfloat, 2 * radius + 1);
-  gint    i;
-
-  for (i = 0; i < 2 * radius + 1; i++)
-    weights[i] = 1.0 / (gfloat) (radius * 2 + 1);
-  return weights;
-}
-
-static void
-tl_area_box_reference (const TlFilter      *filter,
-                       const TlValue       *values,
-                       const TlFloatPixels *pixels)
-{
-  gint               radius  = (gint) values[0].v[0];
-  g_autofree gfloat *weights = tl_area_box_weights (radius);
-
-  tl_filter_convolve_reference (weights, radius, pixels);
-}
-
-static gboolean
-tl_area_box_cl (TlRun         *run,
-                const TlValue *values,
-                GError       **error)
-{
-  gint               radius  = (gint) values[0].v[0];
-  g_autofree gfloat *weights = tl_area_box_weights (radius);
-
-  return tl_filter_convolve_cl (run, weights, radius, "tl_convolve", NULL,
-                                NULL, error);
-}
-
-static const TlParamSpec tl_area_box_params[] =
-{
-  {
-    .name        = "radius",
-    .label       = N_("Radius"),
-    .description = N_("Radius of the square pixel region, in whole pixels "
-                      "(width and height will be radius * 2 + 1)"),
-    .type        = TL_PARAM_DOUBLE,
-    .min         = 0.0,
-    .max         = 1000.0,
-    .n_min       = 1,
-    .n_max       = 1,
-    .n_default   = 1,
-    .defaults    = { 4.0 },
-    .is_length   = TRUE,
-  },
-};
-
-static const gchar *const tl_area_box_kernels[] = { "tl_convolve_2d", NULL };
-
-const TlFilter tl_filter_box_blur =
-{
-  .name        = "box-blur",
-  .label       = N_("Box Blur"),
-  .description = N_("Blur by averaging the colors of a square neighborhood, "
-                    "in linear light, clamp-to-edge borders"),
-  .format      = "RaGaBaA float",
-  .default_pixels_per_item = 1,
-  .reads_block = TRUE,
-  .params      = tl_area_box_params,
-  .n_params    = G_N_ELEMENTS (tl_area_box_params),
-  .program     = "blur",
-  .kernels     = tl_area_box_kernels,
-  .halo        = tl_area_box_halo,
-  .check       = tl_area_box_check,
-  .reference   = tl_area_box_reference,
-  .run_cl      = tl_area_box_cl,
-};
 
 /* edge-sobel */
 

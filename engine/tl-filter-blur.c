@@ -1,8 +1,8 @@
 /* ThreadLens: separable convolution, and the Gaussian blur on it.
  *
- * One C reference and one OpenCL path (kernels/blur.cl) for every blur:
- * gaussian-blur here, box-blur and unsharp-mask in tl-filter-area.c, each
- * giving only its weights.  Clamp-to-edge borders; both paths use the same
+ * One C reference and one OpenCL path (kernels/blur.cl) for the blurs
+ * that weigh their taps: gaussian-blur here, unsharp-mask in
+ * tl-filter-area.c, each giving only its weights.  Clamp-to-edge borders; both paths use the same
  * weights, summed in the same order.  The Gaussian works in premultiplied
  * linear light, as GEGL's gaussian-blur does ("RaGaBaA float").
  *

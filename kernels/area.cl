@@ -1,6 +1,7 @@
 /* ThreadLens: area filters (edge-sobel, pixelize), after GEGL's operations
- * of the same names, with clamp-to-edge borders.  box-blur and
- * unsharp-mask are separable convolutions: kernels/blur.cl.
+ * of the same names, with clamp-to-edge borders.  unsharp-mask is a
+ * separable convolution (kernels/blur.cl), box-blur a running sum
+ * (kernels/box.cl).
  *
  * Each kernel computes the same sums, in the same order, as its C
  * reference in engine/tl-filter-area.c.

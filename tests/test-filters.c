@@ -41,6 +41,11 @@ static TlContext *context;
 #define TL_TEST_RECURSIVE_MAX  4e-2
 #define TL_TEST_RECURSIVE_MEAN 3e-3
 
+/* box-blur's exact running sums against the single-precision convolution
+ * of the same box (/filters/box-accuracy): the convolution's rounding.
+ */
+#define TL_TEST_BOX_MAX 1e-5
+
 static const FilterCase filter_cases[] =
 {
   { "invert", { NULL }, "coffee.png", 0.0, TRUE },
@@ -77,6 +82,9 @@ static const FilterCase filter_cases[] =
    */
   { "box-blur", { "radius=3", NULL }, "coffee.png", 0.0, FALSE },
   { "box-blur", { NULL }, "logo.png", 0.0, FALSE },
+  /* Running sums, exact in whole 2^-32 whatever their order. */
+  { "box-blur", { "radius=30", NULL }, "coffee.png", 0.0, TRUE },
+  { "box-blur", { "radius=1000", NULL }, "logo.png", 0.0, FALSE },
   { "edge-sobel", { NULL }, "coffee.png", 1e-5, FALSE },
   { "edge-sobel", { NULL }, "chessboard_GRAY_U16.tif", 1e-5, FALSE },
   { "pixelize", { "size=7", NULL }, "coffee.png", 1e-5, FALSE },
@@ -114,6 +122,9 @@ static const FilterCase filter_cases[] =
   { "gaussian-blur", { "std-dev=30", NULL }, "logo.png", 0.0, FALSE, "R'G'B'A u8" },
   { "gaussian-blur", { "std-dev=250", NULL }, "coffee.png", 0.0, FALSE, "RGBA u16" },
   { "box-blur", { "radius=3", NULL }, "coffee.png", 1.0, FALSE, "R'G'B'A u8" },
+  { "box-blur", { "radius=45", NULL }, "coffee.png", 0.0, FALSE, "R'G'B'A u8" },
+  { "box-blur", { "radius=120", NULL }, "chessboard_GRAY_U16.tif", 0.0, FALSE,
+    "Y' u16" },
   { "edge-sobel", { NULL }, "coffee.png", 1.0, FALSE, "R'G'B'A u8" },
   { "pixelize", { "size=7", NULL }, "logo.png", 1.0, FALSE, "R'G'B'A u8" },
   { "unsharp-mask", { "std-dev=2", "scale=1.5" }, "coffee.png", 1.0, FALSE,
@@ -505,6 +516,69 @@ test_recursive_accuracy (void)
     }
 }
 
+/* box-blur's running sums against the convolution of the same box: the
+ * sums are exact, so they differ by the convolution's rounding alone.
+ */
+static void
+test_box_accuracy (void)
+{
+  static const gchar *const photos[] = { "coffee.png", "logo.png", "astronaut.png" };
+  static const gint         radii[]  = { 30, 100 };
+  const TlFilter           *box = tl_filter_lookup ("box-blur", NULL);
+  guint                     i, j;
+
+  for (i = 0; i < G_N_ELEMENTS (photos); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree gchar *path  = g_test_build_filename (G_TEST_DIST, "images",
+                                                       photos[i], NULL);
+      TlImage          *image = tl_image_load (path, &error);
+      g_autofree gfloat *in   = NULL;
+      TlFloatPixels     pixels;
+      gsize             n;
+
+      g_assert_no_error (error);
+      pixels.width  = tl_image_get_width (image);
+      pixels.height = tl_image_get_height (image);
+      pixels.x = pixels.y = 0;
+      n  = (gsize) pixels.width * pixels.height * 4;
+      in = tl_image_get_stored (image, babl_format_with_space (box->format,
+                                tl_image_get_format (image)));
+      pixels.in = in;
+
+      for (j = 0; j < G_N_ELEMENTS (radii); j++)
+        {
+          TlValue            radius    = { 1, { radii[j] } };
+          g_autofree gfloat *running   = g_new (gfloat, n);
+          g_autofree gfloat *convolved = g_new (gfloat, n);
+          g_autofree gfloat *weights   = g_new (gfloat, 2 * radii[j] + 1);
+          gdouble            worst = 0.0, sum = 0.0;
+          gsize              k;
+
+          for (k = 0; k < (gsize) 2 * radii[j] + 1; k++)
+            weights[k] = 1.0 / (gfloat) (2 * radii[j] + 1);
+          pixels.out = running;
+          box->reference (box, &radius, &pixels);
+          pixels.out = convolved;
+          tl_filter_convolve_reference (weights, radii[j], &pixels);
+
+          for (k = 0; k < n; k++)
+            {
+              gdouble d = fabs ((gdouble) running[k] - convolved[k]);
+
+              worst = MAX (worst, d);
+              sum  += d;
+            }
+          g_test_message ("%s, radius %d: running sums - convolution: max "
+                          "%.2e, mean %.2e", photos[i], radii[j], worst,
+                          sum / n);
+          g_assert_cmpfloat (worst, <=, TL_TEST_BOX_MAX);
+          g_assert_cmpfloat (worst, >, 0.0);
+        }
+      tl_image_free (image);
+    }
+}
+
 static void
 test_readme_table (void)
 {
@@ -640,6 +714,7 @@ main (int    argc,
     }
   g_test_add_func ("/filters/readme-table", test_readme_table);
   g_test_add_func ("/filters/recursive-accuracy", test_recursive_accuracy);
+  g_test_add_func ("/filters/box-accuracy", test_box_accuracy);
   g_test_add_func ("/filters/bad-values", test_bad_values);
 
   status = g_test_run ();
