@@ -316,9 +316,15 @@ const TlFilter tl_filter_pixelize =
 
 /* unsharp-mask */
 
+/* Its blur is gaussian-blur's: the convolution below
+ * TL_RECURSIVE_MIN_STD_DEV, the recursive filter from there up (on a
+ * device without double precision the convolution throughout).
+ */
 static guint
 tl_area_unsharp_halo (const TlValue *values)
 {
+  if (tl_filter_recursive_applies (values[0].v[0]))
+    return TL_FILTER_HALO_WHOLE;
   return tl_filter_gaussian_radius (values[0].v[0]);
 }
 
@@ -330,11 +336,16 @@ tl_area_unsharp_reference (const TlFilter      *filter,
   gfloat             scale = values[1].v[0];
   gint               radius, c;
   gsize              i, n = (gsize) pixels->width * pixels->height;
-  g_autofree gfloat *weights = tl_filter_gaussian_weights (values[0].v[0],
-                                                           &radius);
+  g_autofree gfloat *weights = NULL;
 
   /* The blurred image goes to out, then out = in + scale (in - out). */
-  tl_filter_convolve_reference (weights, radius, pixels);
+  if (tl_filter_recursive_applies (values[0].v[0]))
+    tl_filter_recursive_reference (values[0].v[0], pixels);
+  else
+    {
+      weights = tl_filter_gaussian_weights (values[0].v[0], &radius);
+      tl_filter_convolve_reference (weights, radius, pixels);
+    }
 
   for (i = 0; i < n; i++)
     {
@@ -369,6 +380,31 @@ tl_area_unsharp_args (TlRun         *run,
                           error));
 }
 
+/* The recursive blur into a scratch image, then a pass that sharpens
+ * the layer by it under the plan.
+ */
+static gboolean
+tl_area_unsharp_recursive_cl (TlRun         *run,
+                              const TlValue *values,
+                              GError       **error)
+{
+  cl_float  scale  = values[1].v[0];
+  cl_mem    in     = tl_run_get_input (run);
+  cl_mem    out    = tl_run_get_output (run);
+  cl_mem    blurred;
+  cl_kernel kernel;
+
+  if (! tl_filter_recursive_blur_cl (run, values[0].v[0], &blurred, error))
+    return FALSE;
+  kernel = tl_run_get_kernel (run, "tl_unsharp_combine", error);
+  return (kernel != NULL &&
+          tl_run_set_arg (run, kernel, 0, sizeof (cl_mem), &in, error) &&
+          tl_run_set_arg (run, kernel, 1, sizeof (cl_mem), &out, error) &&
+          tl_run_set_arg (run, kernel, 4, sizeof (cl_mem), &blurred, error) &&
+          tl_run_set_arg (run, kernel, 5, sizeof (cl_float), &scale, error) &&
+          tl_run_enqueue (run, kernel, 2, error));
+}
+
 /* The convolution's vertical pass does the sharpening too. */
 static gboolean
 tl_area_unsharp_cl (TlRun         *run,
@@ -376,10 +412,14 @@ tl_area_unsharp_cl (TlRun         *run,
                     GError       **error)
 {
   gint               radius;
-  g_autofree gfloat *weights = tl_filter_gaussian_weights (values[0].v[0],
-                                                           &radius);
+  g_autofree gfloat *weights = NULL;
   TlUnsharpArgs      args    = { tl_run_get_input (run), values[1].v[0] };
 
+  if (tl_filter_recursive_applies (values[0].v[0]) &&
+      tl_filter_recursive_supported (tl_run_get_context (run)))
+    return tl_area_unsharp_recursive_cl (run, values, error);
+
+  weights = tl_filter_gaussian_weights (values[0].v[0], &radius);
   return tl_filter_convolve_cl (run, weights, radius, "tl_unsharp",
                                 tl_area_unsharp_args, &args, error);
 }

@@ -257,43 +257,45 @@ tl_recursive_items_per_channel (TlContext  *context,
   return TRUE;
 }
 
-/* Rows, then columns, through a scratch image of working floats.  An
- * item a line decodes and encodes the storage itself, its four channels
- * as vectors; items a channel work on floats only, and narrow storage
- * gets a pass of its own each way, since four items of a pixel cannot
- * encode it alone.
+/* Rows, then columns, from the run's input through the scratch image
+ * TMP of working floats, into the run's output (TO_STORAGE) or into TMP.
+ * An item a line decodes the storage itself, its four channels as
+ * vectors, and encodes it in the column pass into the output; items a
+ * channel work on floats only, and narrow storage gets a pass of its own
+ * each way, since four items of a pixel cannot encode it alone.
  */
-gboolean
-tl_filter_recursive_cl (TlRun    *run,
-                        gdouble   std_dev,
-                        GError  **error)
+static gboolean
+tl_recursive_passes (TlRun     *run,
+                     gdouble    std_dev,
+                     cl_mem     tmp,
+                     gboolean   to_storage,
+                     GError   **error)
 {
   const TlPixels *pixels = tl_run_get_pixels (run);
   TlContext      *context = tl_run_get_context (run);
   gboolean        narrow = tl_codec_is_narrow (pixels->codec);
   cl_mem          in     = tl_run_get_input (run);
-  cl_mem          out    = tl_run_get_output (run);
+  cl_mem          out    = to_storage ? tl_run_get_output (run) : tmp;
   cl_int          w      = pixels->width, h = pixels->height;
   gdouble         coef[TL_RECURSIVE_N_COEFS];
-  cl_mem          tmp, taps;
+  cl_mem          taps;
   gboolean        per_channel;
 
   if (! tl_recursive_items_per_channel (context, &per_channel, error))
     return FALSE;
 
   tl_recursive_coefficients (std_dev, coef);
-  tmp  = tl_run_new_buffer (run, CL_MEM_READ_WRITE,
-                            (gsize) w * h * 4 * sizeof (gfloat), NULL, error);
-  taps = tmp ? tl_run_new_buffer (run, CL_MEM_READ_ONLY, sizeof (coef),
-                                  coef, error) : NULL;
+  taps = tl_run_new_buffer (run, CL_MEM_READ_ONLY, sizeof (coef), coef,
+                            error);
   if (taps == NULL)
     return FALSE;
 
   if (! per_channel)
     return (tl_recursive_pass (run, "tl_recursive_rows", in, tmp, taps,
                                h, 1, w, w, 1, error) &&
-            tl_recursive_pass (run, "tl_recursive_columns", tmp, out, taps,
-                               w, 1, h, 1, w, error));
+            tl_recursive_pass (run, to_storage ? "tl_recursive_columns"
+                                               : "tl_recursive_lines",
+                               tmp, out, taps, w, 1, h, 1, w, error));
 
   return ((! narrow ||
            tl_recursive_convert (run, "tl_recursive_decode", in, tmp, error)) &&
@@ -301,6 +303,45 @@ tl_filter_recursive_cl (TlRun    *run,
                              tmp, taps, h, 4, w, w, 1, error) &&
           tl_recursive_pass (run, "tl_recursive_channels", tmp,
                              narrow ? tmp : out, taps, w, 4, h, 1, w, error) &&
-          (! narrow ||
+          (! narrow || ! to_storage ||
            tl_recursive_convert (run, "tl_recursive_store", tmp, out, error)));
+}
+
+/* A scratch image of working floats the size of the run's pixels. */
+static cl_mem
+tl_recursive_scratch (TlRun   *run,
+                      GError **error)
+{
+  const TlPixels *pixels = tl_run_get_pixels (run);
+
+  return tl_run_new_buffer (run, CL_MEM_READ_WRITE,
+                            (gsize) pixels->width * pixels->height * 4 *
+                            sizeof (gfloat), NULL, error);
+}
+
+/* The recursive Gaussian of the run's input into its output. */
+gboolean
+tl_filter_recursive_cl (TlRun    *run,
+                        gdouble   std_dev,
+                        GError  **error)
+{
+  cl_mem tmp = tl_recursive_scratch (run, error);
+
+  return tmp != NULL && tl_recursive_passes (run, std_dev, tmp, TRUE, error);
+}
+
+/* The recursive Gaussian of the run's input into *BLURRED, a scratch
+ * image of working floats the run keeps: for a filter that needs the
+ * blur beside its input (unsharp-mask).
+ */
+gboolean
+tl_filter_recursive_blur_cl (TlRun    *run,
+                             gdouble   std_dev,
+                             cl_mem   *blurred,
+                             GError  **error)
+{
+  *blurred = tl_recursive_scratch (run, error);
+
+  return (*blurred != NULL &&
+          tl_recursive_passes (run, std_dev, *blurred, FALSE, error));
 }

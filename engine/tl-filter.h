@@ -182,8 +182,8 @@ gfloat               *tl_filter_gaussian_weights (gdouble          std_dev,
                                                   gint            *radius);
 
 /* The recursive Gaussian (tl-filter-recursive.c), which gaussian-blur
- * takes from TL_RECURSIVE_MIN_STD_DEV up on devices with double
- * precision.
+ * and unsharp-mask take from TL_RECURSIVE_MIN_STD_DEV up on devices with
+ * double precision.
  */
 #define TL_RECURSIVE_MIN_STD_DEV 5.0
 
@@ -193,6 +193,10 @@ void                  tl_filter_recursive_reference (gdouble              std_de
                                                      const TlFloatPixels *pixels);
 gboolean              tl_filter_recursive_cl        (TlRun               *run,
                                                      gdouble              std_dev,
+                                                     GError             **error);
+gboolean              tl_filter_recursive_blur_cl   (TlRun               *run,
+                                                     gdouble              std_dev,
+                                                     cl_mem              *blurred,
                                                      GError             **error);
 
 /* Filter families register themselves here. */

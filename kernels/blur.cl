@@ -254,9 +254,19 @@ tl_convolve_v_tiled (global const float4 *in,
 }
 #endif
 
+/* unsharp-mask's sharpening of V by its blur SUM: in + scale * (in -
+ * blurred) on colour, alpha kept.
+ */
+inline float4
+tl_unsharp_pixel (float4 v,
+                  float4 sum,
+                  float  scale)
+{
+  return (float4) (v.xyz + scale * (v.xyz - sum.xyz), v.w);
+}
+
 /* unsharp-mask's vertical pass: the vertical convolution of the
- * horizontally blurred image, then in + scale * (in - blurred) on colour,
- * alpha kept.
+ * horizontally blurred image, then the sharpening.
  */
 inline void
 tl_unsharp_store (global const float4   *blurred,
@@ -278,14 +288,13 @@ tl_unsharp_store (global const float4   *blurred,
     return;
 
   for (int x = origin.x; x < end; x++)
-    {
-      float4 v   = tl_load (in, row + x, codec);
-      float4 sum = tl_convolve_vertical (blurred, d, origin.y, x, weights,
-                                         radius, tiled, tile);
-
-      tl_store (out, row + x,
-                (float4) (v.xyz + scale * (v.xyz - sum.xyz), v.w), codec);
-    }
+    tl_store (out, row + x,
+              tl_unsharp_pixel (tl_load (in, row + x, codec),
+                                tl_convolve_vertical (blurred, d, origin.y, x,
+                                                      weights, radius, tiled,
+                                                      tile),
+                                scale),
+              codec);
 }
 
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_unsharp_v)
@@ -449,8 +458,8 @@ tl_unsharp_2d (global const tl_pixel *source,
         float4 sum = tl_convolve_local (sums + get_local_id (1) * span + (x - first),
                                         span, weights, radius);
 
-        tl_store (out, origin.y * d.stride + x,
-                  (float4) (v.xyz + scale * (v.xyz - sum.xyz), v.w), codec);
+        tl_store (out, origin.y * d.stride + x, tl_unsharp_pixel (v, sum, scale),
+                  codec);
       }
   }
 }
@@ -474,6 +483,7 @@ tl_unsharp_2d (global const tl_pixel *source,
 #if defined (cl_khr_fp64) && \
     (! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_recursive_rows) || \
      defined (TL_KERNEL_tl_recursive_columns) || \
+     defined (TL_KERNEL_tl_recursive_lines) || \
      defined (TL_KERNEL_tl_recursive_channels))
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
@@ -616,6 +626,27 @@ tl_recursive_columns (global float4      *scratch,
                      TL_RECURSIVE_STORE_STORAGE);
 }
 
+#define TL_RECURSIVE_LOAD_FLOATS(i)   in[i]
+#define TL_RECURSIVE_OUT(i)           out[i]
+#define TL_RECURSIVE_STORE_OUT(i, v)  (TL_RECURSIVE_OUT (i) = (v))
+
+/* A line an item over working floats, for a blur that stays in them
+ * (unsharp-mask's): IN may be OUT.
+ */
+kernel void
+tl_recursive_lines (global const float4 *in,
+                    global float4       *out,
+                    TlDispatch           d,
+                    global const float  *codec,
+                    constant double     *coef,
+                    int                  length,
+                    int                  pitch,
+                    int                  step)
+{
+  TL_RECURSIVE_LINE (TL_RECURSIVE_LOAD_FLOATS, TL_RECURSIVE_OUT,
+                     TL_RECURSIVE_STORE_OUT);
+}
+
 #define TL_RECURSIVE_LOAD_CHANNEL(i)      in[(i) * 4 + channel]
 #define TL_RECURSIVE_OUT_CHANNEL(i)       out[(i) * 4 + channel]
 #define TL_RECURSIVE_STORE_CHANNEL(i, v)  (TL_RECURSIVE_OUT_CHANNEL (i) = (v))
@@ -682,6 +713,25 @@ tl_recursive_store (global const float4 *in,
                     global const float  *codec)
 {
   TL_RECURSIVE_CONVERT (tl_store (out, i, in[i], codec));
+}
+#endif
+
+/* unsharp-mask from its recursive blur: the layer IN sharpened by
+ * BLURRED, working floats, into OUT, under the plan.
+ */
+#if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_unsharp_combine)
+kernel void
+tl_unsharp_combine (global const tl_pixel *in,
+                    global tl_pixel       *out,
+                    TlDispatch             d,
+                    global const float    *codec,
+                    global const float4   *blurred,
+                    float                  scale)
+{
+  TL_RECURSIVE_CONVERT (tl_store (out, i,
+                                  tl_unsharp_pixel (tl_load (in, i, codec),
+                                                    blurred[i], scale),
+                                  codec));
 }
 #endif
 

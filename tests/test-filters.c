@@ -91,6 +91,8 @@ static const FilterCase filter_cases[] =
   { "pixelize", { NULL }, "logo.png", 1e-5, FALSE },
   { "unsharp-mask", { "std-dev=2", "scale=1.5" }, "coffee.png", 0.0, FALSE },
   { "unsharp-mask", { NULL }, "logo.png", 0.0, FALSE },
+  /* gaussian-blur's recursive filter, then the sharpening: exact. */
+  { "unsharp-mask", { "std-dev=12", "scale=0.8" }, "coffee.png", 0.0, FALSE },
   /* Narrow storage: tolerances in codes (u8, u16) or values (half).  The
    * kernels decode and encode exactly as tl-codec.c does, so point
    * filters match exactly; stencils sum within 1e-5 of their reference
@@ -129,6 +131,10 @@ static const FilterCase filter_cases[] =
   { "pixelize", { "size=7", NULL }, "logo.png", 1.0, FALSE, "R'G'B'A u8" },
   { "unsharp-mask", { "std-dev=2", "scale=1.5" }, "coffee.png", 1.0, FALSE,
     "R'G'B'A u8" },
+  { "unsharp-mask", { "std-dev=40", "scale=2" }, "logo.png", 0.0, FALSE,
+    "R'G'B'A u8" },
+  { "unsharp-mask", { "std-dev=6", NULL }, "chessboard_GRAY_U16.tif", 0.0,
+    FALSE, "Y' u16" },
 };
 
 /* Where the table leaves a filter without a case in float storage or in
@@ -370,8 +376,9 @@ sweep_dispatches (const FilterCase *c,
 static void
 test_filter (gconstpointer data)
 {
-  /* The recursive Gaussian has two kernels, an item a line (CPUs) and an
-   * item a channel of a line (GPUs): every dispatch runs under both.
+  /* The recursive Gaussian (gaussian-blur's and unsharp-mask's) has two
+   * kernels, an item a line (CPUs) and an item a channel of a line
+   * (GPUs): every dispatch runs under both.
    */
   static const gchar *const recursive_items[] = { "line", "channel" };
   const FilterCase *c      = data;
@@ -392,7 +399,8 @@ test_filter (gconstpointer data)
   choice.pixels_per_item = 0;
   run_one (c, filter, &p, &choice, p.baseline, "default dispatch");
 
-  if (strcmp (c->filter, "gaussian-blur") == 0 &&
+  if ((strcmp (c->filter, "gaussian-blur") == 0 ||
+       strcmp (c->filter, "unsharp-mask") == 0) &&
       tl_filter_recursive_applies (p.values[0].v[0]))
     for (i = 0; i < G_N_ELEMENTS (recursive_items); i++)
       {

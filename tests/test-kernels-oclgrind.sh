@@ -233,13 +233,15 @@ u16 tile=16 --shape=7x3"
 
 # Parameters beyond the defaults, one a line: FILTER --set=NAME=VALUE,
 # each under $variant_dispatches only, as Oclgrind takes seconds a run on
-# their halos.  The Gaussian's std-dev 40 takes the recursive path where
-# the engine has one, with an item a line and an item a channel (items=,
-# THREADLENS_RECURSIVE_ITEMS); the blurs reach past the crop's 37 rows,
-# pixelize's blocks are cut at both edges.
+# their halos.  std-dev 40 takes the recursive path where the engine
+# has one (gaussian-blur's and unsharp-mask's), with an item a line and
+# an item a channel (items=, THREADLENS_RECURSIVE_ITEMS); box-blur's
+# radius 25 takes its running sums; the blurs reach past the crop's 37
+# rows, pixelize's blocks are cut at both edges.
 variants="gaussian-blur --set=std-dev=40 items=line
 gaussian-blur --set=std-dev=40 items=channel
-unsharp-mask --set=std-dev=40
+unsharp-mask --set=std-dev=40 items=line
+unsharp-mask --set=std-dev=40 items=channel
 box-blur --set=radius=25
 pixelize --set=size=7"
 variant_dispatches="both --shape=7x3
