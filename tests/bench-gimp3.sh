@@ -4,10 +4,12 @@
 # In one headless GIMP process, on a bundled photo scaled to 3840x2160 (an
 # 8-bit RGB layer), each call runs RUNS times on a fresh copy and the best
 # time is kept:
-#   threadlens:gaussian-blur (std-dev 6) and threadlens:invert applied
-#   in-core with gimp-drawable-merge-new-filter, against GIMP's own
-#   gegl:gaussian-blur (std-dev 6) and gegl:invert-gamma applied the same
-#   way, and the procedures plug-in-threadlens-* (which run in-core when
+#   threadlens:gaussian-blur (std-dev 6), threadlens:box-blur (radius
+#   50), threadlens:unsharp-mask (std-dev 20) and threadlens:invert
+#   applied in-core with gimp-drawable-merge-new-filter, against GIMP's
+#   own gegl:gaussian-blur, gegl:box-blur, gegl:unsharp-mask (the same
+#   settings) and gegl:invert-gamma applied the same way, and the
+#   procedures plug-in-threadlens-* (which run in-core when
 #   the module is loaded), the thread map among them;
 # then, in a second GIMP without the module, the procedures again: the
 # plug-in path, where every pixel crosses the plug-in protocol.
@@ -61,6 +63,14 @@ gimp "
   (gimp-drawable-merge-new-filter layer \"gegl:gaussian-blur\" 0 LAYER-MODE-REPLACE 1.0 \"std-dev-x\" 6.0 \"std-dev-y\" 6.0)))
 (best \"procedure-gaussian-blur\" (lambda (img layer)
   (plug-in-threadlens-gaussian-blur #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector layer) #:std-dev 6.0)))
+(best \"in-core-box-blur\" (lambda (img layer)
+  (gimp-drawable-merge-new-filter layer \"threadlens:box-blur\" 0 LAYER-MODE-REPLACE 1.0 \"radius\" 50.0)))
+(best \"gimp-box-blur\" (lambda (img layer)
+  (gimp-drawable-merge-new-filter layer \"gegl:box-blur\" 0 LAYER-MODE-REPLACE 1.0 \"radius\" 50)))
+(best \"in-core-unsharp-mask\" (lambda (img layer)
+  (gimp-drawable-merge-new-filter layer \"threadlens:unsharp-mask\" 0 LAYER-MODE-REPLACE 1.0 \"std-dev\" 20.0 \"scale\" 0.5)))
+(best \"gimp-unsharp-mask\" (lambda (img layer)
+  (gimp-drawable-merge-new-filter layer \"gegl:unsharp-mask\" 0 LAYER-MODE-REPLACE 1.0 \"std-dev\" 20.0 \"scale\" 0.5)))
 (best \"in-core-invert\" (lambda (img layer)
   (gimp-drawable-merge-new-filter layer \"threadlens:invert\" 0 LAYER-MODE-REPLACE 1.0)))
 (best \"gimp-invert\" (lambda (img layer)
@@ -87,6 +97,10 @@ gimp "
              ms["procedure-" name] / ms["gimp-" name],
              ms["plug-in-path-" name] / ms["gimp-" name]
     }
+    printf "box-blur      in-core / GIMP = %.2f (radius 50)\n",
+           ms["in-core-box-blur"] / ms["gimp-box-blur"]
+    printf "unsharp-mask  in-core / GIMP = %.2f (std-dev 20)\n",
+           ms["in-core-unsharp-mask"] / ms["gimp-unsharp-mask"]
     printf "thread-map    procedure / plug-in path = %.2f\n",
            ms["procedure-thread-map"] / ms["plug-in-path-thread-map"]
   }'
