@@ -38,6 +38,7 @@ static const ProcessCase process_cases[] =
   { "gaussian-blur",       "std-dev=4",    "R'G'B' u8" },
   { "gaussian-blur",       "std-dev=2.5",  "RGBA float" },
   { "box-blur",            "radius=5",     "R'G'B'A u16" },
+  { "box-blur",            "radius=30",    "R'G'B' u8" },
   { "edge-sobel",          NULL,           "R'G'B' u8" },
   { "pixelize",            "size=7",       "R'G'B' u8" },
   { "pixelize",            "size=16",      "RGBA float" },
