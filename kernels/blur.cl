@@ -763,8 +763,14 @@ tl_box_quantum (float4 v)
 {
   float4 scaled = v * 0x1p32f;
 
+  /* 8-bit and 16-bit codes decode to 0 to 1, and their rows' means stay
+   * there: nothing to guard.
+   */
+#if TL_STORE != TL_STORE_U8 && TL_STORE != TL_STORE_U16
   scaled = select (scaled, (float4) 0.0f, isnan (scaled));
-  return convert_long4_rte (clamp (scaled, -TL_BOX_LIMIT, TL_BOX_LIMIT));
+  scaled = clamp (scaled, -TL_BOX_LIMIT, TL_BOX_LIMIT);
+#endif
+  return convert_long4_rte (scaled);
 }
 
 /* Work-item N's run of a line: the line is N modulo LINES (neighbouring
