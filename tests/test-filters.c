@@ -460,7 +460,52 @@ registry_cases (void)
   return cases;
 }
 
-/* The README's filter table names exactly the registry's filters. */
+/* PHOTO in FILTER's working format, as its C reference sees it; free
+ * PIXELS->in with g_free ().
+ */
+static void
+load_working_pixels (const gchar    *photo,
+                     const TlFilter *filter,
+                     TlFloatPixels  *pixels)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree gchar *path  = g_test_build_filename (G_TEST_DIST, "images",
+                                                   photo, NULL);
+  TlImage          *image = tl_image_load (path, &error);
+
+  g_assert_no_error (error);
+  pixels->width  = tl_image_get_width (image);
+  pixels->height = tl_image_get_height (image);
+  pixels->x      = pixels->y = 0;
+  pixels->in     = tl_image_get_stored (image,
+                                        babl_format_with_space (filter->format,
+                                                                tl_image_get_format (image)));
+  pixels->out    = NULL;
+  tl_image_free (image);
+}
+
+/* The largest and the mean difference between N floats of A and B. */
+static void
+compare_floats (const gfloat *a,
+                const gfloat *b,
+                gsize         n,
+                gdouble      *worst,
+                gdouble      *mean)
+{
+  gdouble sum = 0.0;
+  gsize   k;
+
+  *worst = 0.0;
+  for (k = 0; k < n; k++)
+    {
+      gdouble d = fabs ((gdouble) a[k] - b[k]);
+
+      *worst = MAX (*worst, d);
+      sum   += d;
+    }
+  *mean = sum / n;
+}
+
 /* The recursive filter against the convolution it stands in for, on
  * photos in the working format: the bounds the README states.
  */
@@ -474,31 +519,18 @@ test_recursive_accuracy (void)
 
   for (i = 0; i < G_N_ELEMENTS (photos); i++)
     {
-      g_autoptr(GError) error = NULL;
-      g_autofree gchar *path  = g_test_build_filename (G_TEST_DIST, "images",
-                                                       photos[i], NULL);
-      TlImage          *image = tl_image_load (path, &error);
-      g_autofree gfloat *in   = NULL;
-      TlFloatPixels     pixels;
-      gsize             n;
+      TlFloatPixels pixels;
+      gsize         n;
 
-      g_assert_no_error (error);
-      pixels.width  = tl_image_get_width (image);
-      pixels.height = tl_image_get_height (image);
-      pixels.x = pixels.y = 0;
-      n  = (gsize) pixels.width * pixels.height * 4;
-      in = tl_image_get_stored (image, babl_format_with_space (blur->format,
-                                tl_image_get_format (image)));
-      pixels.in = in;
-
+      load_working_pixels (photos[i], blur, &pixels);
+      n = (gsize) pixels.width * pixels.height * 4;
       for (j = 0; j < G_N_ELEMENTS (std_devs); j++)
         {
           g_autofree gfloat *recursive = g_new (gfloat, n);
           g_autofree gfloat *convolved = g_new (gfloat, n);
           g_autofree gfloat *weights   = NULL;
-          gdouble            worst = 0.0, sum = 0.0;
+          gdouble            worst, mean;
           gint               radius;
-          gsize              k;
 
           pixels.out = recursive;
           tl_filter_recursive_reference (std_devs[j], &pixels);
@@ -506,21 +538,14 @@ test_recursive_accuracy (void)
           pixels.out = convolved;
           tl_filter_convolve_reference (weights, radius, &pixels);
 
-          for (k = 0; k < n; k++)
-            {
-              gdouble d = fabs ((gdouble) recursive[k] - convolved[k]);
-
-              worst = MAX (worst, d);
-              sum  += d;
-            }
+          compare_floats (recursive, convolved, n, &worst, &mean);
           g_test_message ("%s, std-dev %g: recursive - convolution: max %.2e "
                           "(%.2f/255), mean %.2e (%.3f/255)", photos[i],
-                          std_devs[j], worst, worst * 255, sum / n,
-                          sum / n * 255);
+                          std_devs[j], worst, worst * 255, mean, mean * 255);
           g_assert_cmpfloat (worst, <=, TL_TEST_RECURSIVE_MAX);
-          g_assert_cmpfloat (sum / n, <=, TL_TEST_RECURSIVE_MEAN);
+          g_assert_cmpfloat (mean, <=, TL_TEST_RECURSIVE_MEAN);
         }
-      tl_image_free (image);
+      g_free ((gpointer) pixels.in);
     }
 }
 
@@ -537,56 +562,38 @@ test_box_accuracy (void)
 
   for (i = 0; i < G_N_ELEMENTS (photos); i++)
     {
-      g_autoptr(GError) error = NULL;
-      g_autofree gchar *path  = g_test_build_filename (G_TEST_DIST, "images",
-                                                       photos[i], NULL);
-      TlImage          *image = tl_image_load (path, &error);
-      g_autofree gfloat *in   = NULL;
-      TlFloatPixels     pixels;
-      gsize             n;
+      TlFloatPixels pixels;
+      gsize         n;
 
-      g_assert_no_error (error);
-      pixels.width  = tl_image_get_width (image);
-      pixels.height = tl_image_get_height (image);
-      pixels.x = pixels.y = 0;
-      n  = (gsize) pixels.width * pixels.height * 4;
-      in = tl_image_get_stored (image, babl_format_with_space (box->format,
-                                tl_image_get_format (image)));
-      pixels.in = in;
-
+      load_working_pixels (photos[i], box, &pixels);
+      n = (gsize) pixels.width * pixels.height * 4;
       for (j = 0; j < G_N_ELEMENTS (radii); j++)
         {
           TlValue            radius    = { 1, { radii[j] } };
           g_autofree gfloat *running   = g_new (gfloat, n);
           g_autofree gfloat *convolved = g_new (gfloat, n);
           g_autofree gfloat *weights   = g_new (gfloat, 2 * radii[j] + 1);
-          gdouble            worst = 0.0, sum = 0.0;
-          gsize              k;
+          gdouble            worst, mean;
+          gint               k;
 
-          for (k = 0; k < (gsize) 2 * radii[j] + 1; k++)
+          for (k = 0; k < 2 * radii[j] + 1; k++)
             weights[k] = 1.0 / (gfloat) (2 * radii[j] + 1);
           pixels.out = running;
           box->reference (box, &radius, &pixels);
           pixels.out = convolved;
           tl_filter_convolve_reference (weights, radii[j], &pixels);
 
-          for (k = 0; k < n; k++)
-            {
-              gdouble d = fabs ((gdouble) running[k] - convolved[k]);
-
-              worst = MAX (worst, d);
-              sum  += d;
-            }
+          compare_floats (running, convolved, n, &worst, &mean);
           g_test_message ("%s, radius %d: running sums - convolution: max "
-                          "%.2e, mean %.2e", photos[i], radii[j], worst,
-                          sum / n);
+                          "%.2e, mean %.2e", photos[i], radii[j], worst, mean);
           g_assert_cmpfloat (worst, <=, TL_TEST_BOX_MAX);
           g_assert_cmpfloat (worst, >, 0.0);
         }
-      tl_image_free (image);
+      g_free ((gpointer) pixels.in);
     }
 }
 
+/* The README's filter table names exactly the registry's filters. */
 static void
 test_readme_table (void)
 {
