@@ -2,7 +2,8 @@
  *
  * One C reference and one OpenCL path (kernels/blur.cl) for the blurs
  * that weigh their taps: gaussian-blur here, unsharp-mask in
- * tl-filter-area.c, each giving only its weights.  Clamp-to-edge borders; both paths use the same
+ * tl-filter-area.c and box-blur's smaller radii in tl-filter-box.c, each
+ * giving only its weights.  Clamp-to-edge borders; both paths use the same
  * weights, summed in the same order.  The Gaussian works in premultiplied
  * linear light, as GEGL's gaussian-blur does ("RaGaBaA float").
  *
@@ -209,8 +210,6 @@ tl_filter_convolve_cl (TlRun              *run,
                        gconstpointer       extra_data,
                        GError            **error)
 {
-  const TlPixels   *pixels = tl_run_get_pixels (run);
-  gsize             size = (gsize) pixels->width * pixels->height * 4 * sizeof (gfloat);
   g_autofree gchar *fused_name = g_strconcat (family, "_2d", NULL);
   g_autofree gchar *v_name     = g_strconcat (family, "_v", NULL);
   g_autofree gchar *v_tiled    = g_strconcat (family, "_v_tiled", NULL);
@@ -233,7 +232,7 @@ tl_filter_convolve_cl (TlRun              *run,
             (extra == NULL || extra (run, fused, extra_data, error)) &&
             tl_run_enqueue (run, fused, 2, error));
 
-  tmp = tl_run_new_buffer (run, CL_MEM_READ_WRITE, size, NULL, error);
+  tmp = tl_run_new_scratch (run, error);
   if (tmp == NULL ||
       ! tl_filter_convolve_pass (run, "tl_convolve_h_tiled", "tl_convolve_h",
                                  taps, radius, TL_CONVOLVE_ROWS, &horizontal,

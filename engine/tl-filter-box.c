@@ -224,8 +224,7 @@ tl_box_cl (TlRun         *run,
                                     NULL, error);
     }
 
-  tmp = tl_run_new_buffer (run, CL_MEM_READ_WRITE,
-                           (gsize) w * h * 4 * sizeof (gfloat), NULL, error);
+  tmp = tl_run_new_scratch (run, error);
   return (tmp != NULL &&
           tl_box_pass (run, "tl_box_rows", tl_run_get_input (run), tmp,
                        radius, h, w, w, 1, error) &&

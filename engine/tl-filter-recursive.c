@@ -307,25 +307,13 @@ tl_recursive_passes (TlRun     *run,
            tl_recursive_convert (run, "tl_recursive_store", tmp, out, error)));
 }
 
-/* A scratch image of working floats the size of the run's pixels. */
-static cl_mem
-tl_recursive_scratch (TlRun   *run,
-                      GError **error)
-{
-  const TlPixels *pixels = tl_run_get_pixels (run);
-
-  return tl_run_new_buffer (run, CL_MEM_READ_WRITE,
-                            (gsize) pixels->width * pixels->height * 4 *
-                            sizeof (gfloat), NULL, error);
-}
-
 /* The recursive Gaussian of the run's input into its output. */
 gboolean
 tl_filter_recursive_cl (TlRun    *run,
                         gdouble   std_dev,
                         GError  **error)
 {
-  cl_mem tmp = tl_recursive_scratch (run, error);
+  cl_mem tmp = tl_run_new_scratch (run, error);
 
   return tmp != NULL && tl_recursive_passes (run, std_dev, tmp, TRUE, error);
 }
@@ -340,7 +328,7 @@ tl_filter_recursive_blur_cl (TlRun    *run,
                              cl_mem   *blurred,
                              GError  **error)
 {
-  *blurred = tl_recursive_scratch (run, error);
+  *blurred = tl_run_new_scratch (run, error);
 
   return (*blurred != NULL &&
           tl_recursive_passes (run, std_dev, *blurred, FALSE, error));

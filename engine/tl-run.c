@@ -78,6 +78,18 @@ tl_run_get_output (TlRun *run)
   return run->output;
 }
 
+/* A scratch image of working floats (4 a pixel) the size of the run's
+ * pixels, for filters that pass an image between their passes.
+ */
+cl_mem
+tl_run_new_scratch (TlRun   *run,
+                    GError **error)
+{
+  return tl_run_new_buffer (run, CL_MEM_READ_WRITE,
+                            (gsize) run->pixels->width * run->pixels->height *
+                            4 * sizeof (gfloat), NULL, error);
+}
+
 cl_mem
 tl_run_new_buffer (TlRun        *run,
                    cl_mem_flags  flags,

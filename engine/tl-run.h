@@ -97,6 +97,8 @@ cl_mem            tl_run_new_buffer      (TlRun           *run,
                                           gsize            size,
                                           const void      *data,
                                           GError         **error);
+cl_mem            tl_run_new_scratch     (TlRun           *run,
+                                          GError         **error);
 cl_kernel         tl_run_get_kernel      (TlRun           *run,
                                           const gchar     *kernel_name,
                                           GError         **error);
