@@ -738,8 +738,8 @@ tl_unsharp_combine (global const tl_pixel *in,
 /* box-blur from TL_BOX_MIN_RADIUS up: running sums, whose cost does not
  * grow with the radius (engine/tl-filter-box.c holds the C reference).
  * Each value enters the sums as a whole number of 2^-32
- * (tl_box_quantum ()), so every sum is exact in 64-bit integers whatever
- * order it is taken in: a work-item starts its run of a line with the
+ * (tl_box_quantum ()), so every sum is exact in 64-bit integers (or in
+ * doubles, below) whatever order it is taken in: a work-item starts its run of a line with the
  * whole window, then adds the value entering it and takes away the one
  * leaving, two loads a pixel at any radius, and gets the bits of the sum
  * taken directly.  The rows' means go to a scratch image of working
@@ -758,6 +758,35 @@ tl_unsharp_combine (global const tl_pixel *in,
  */
 #define TL_BOX_BATCH 8
 
+#if (TL_STORE == TL_STORE_U8 || TL_STORE == TL_STORE_U16) && \
+    defined (cl_khr_fp64)
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+/* 8-bit and 16-bit codes decode to 0 to 1, and their rows' means stay
+ * within a rounding of that: no value needs the guard, and a window's sum
+ * stays far below 2^21, where doubles still count in whole 2^-32.  So
+ * the sums run in doubles, bit for bit those of the integers: adding and
+ * taking away 1.5 x 2^20 rounds a value to whole 2^-32 (a double's step
+ * from 2^20 to 2^21), as rounding to nearest, ties to even, would.  On
+ * PoCL the integers' rounding conversion took some twenty instructions a
+ * pixel (README).
+ */
+#define TL_BOX_SUM double4
+
+inline double4
+tl_box_quantum (float4 v)
+{
+  return (convert_double4 (v) + 0x1.8p20) - 0x1.8p20;
+}
+
+/* SUM in whole 2^-32, as the integers count, to the nearest float. */
+inline float4
+tl_box_units (double4 sum)
+{
+  return convert_float4 (sum * 0x1p32);
+}
+#else
+#define TL_BOX_SUM long4
+
 inline long4
 tl_box_quantum (float4 v)
 {
@@ -773,6 +802,13 @@ tl_box_quantum (float4 v)
   return convert_long4_rte (scaled);
 }
 
+inline float4
+tl_box_units (long4 sum)
+{
+  return convert_float4 (sum);
+}
+#endif
+
 /* Work-item N's run of a line: the line is N modulo LINES (neighbouring
  * items on neighbouring lines, so that the column pass reads whole rows),
  * its run the next RUN pixels from RUN times N / LINES.  Each output is
@@ -785,7 +821,7 @@ tl_box_quantum (float4 v)
     {                                                                   \
       int   n = tl_item_origin (&d).x;                                  \
       int   first, start, end, x;                                       \
-      long4 sum = 0;                                                    \
+      TL_BOX_SUM sum = 0;                                               \
                                                                         \
       if (n >= d.width)                                                 \
         break;                                                          \
@@ -794,7 +830,7 @@ tl_box_quantum (float4 v)
       end   = min (start + run, length);                                \
       for (int i = start - radius; i <= start + radius; i++)            \
         sum += tl_box_quantum (LOAD (first + clamp (i, 0, length - 1) * step)); \
-      STORE (first + start * step, convert_float4 (sum) * scale);       \
+      STORE (first + start * step, tl_box_units (sum) * scale);        \
       /* Whole batches (a constant count keeps them in registers), then \
        * the rest a pixel at a time.                                   \
        */                                                             \
@@ -819,7 +855,7 @@ tl_box_quantum (float4 v)
       for (int i = 0; i < COUNT; i++)                                   \
         {                                                               \
           sum += tl_box_quantum (enter[i]) - tl_box_quantum (leave[i]); \
-          STORE (first + (x + i) * step, convert_float4 (sum) * scale); \
+          STORE (first + (x + i) * step, tl_box_units (sum) * scale);  \
         }                                                               \
     }                                                                   \
   while (0)
