@@ -290,12 +290,14 @@ tl_recursive_passes (TlRun     *run,
   if (taps == NULL)
     return FALSE;
 
+  /* The column kernels take four neighbouring columns an item. */
   if (! per_channel)
     return (tl_recursive_pass (run, "tl_recursive_rows", in, tmp, taps,
                                h, 1, w, w, 1, error) &&
             tl_recursive_pass (run, to_storage ? "tl_recursive_columns"
                                                : "tl_recursive_lines",
-                               tmp, out, taps, w, 1, h, 1, w, error));
+                               tmp, out, taps, (w + 3) / 4, 1, h, 1, w,
+                               error));
 
   return ((! narrow ||
            tl_recursive_convert (run, "tl_recursive_decode", in, tmp, error)) &&
