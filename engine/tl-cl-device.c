@@ -131,6 +131,8 @@ tl_cl_device_new (cl_platform_id platform,
     device->max_alloc_size = ulong_value;
   if (TL_CL (clGetDeviceInfo, id, CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE, sizeof (ulong_value), &ulong_value, NULL) == CL_SUCCESS)
     device->max_constant_size = ulong_value;
+  if (TL_CL (clGetDeviceInfo, id, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof (uint_value), &uint_value, NULL) == CL_SUCCESS)
+    device->base_align = uint_value / 8;
 
   /* Both queries are OpenCL 2.0+/2.1+; older drivers answer with an error,
    * which means "no".

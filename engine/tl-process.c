@@ -7,6 +7,8 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <sys/mman.h>
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
@@ -94,6 +96,24 @@ tl_process_tile_side (TlContext           *context,
   return (gint) side;
 }
 
+/* BYTES of pixels at a page's start, or NULL: a CPU's OpenCL works on
+ * them in place when they are aligned (tl-run.c).  g_free () frees them.
+ */
+static gpointer
+tl_process_alloc (gsize bytes)
+{
+  gsize    huge   = (gsize) 2 << 20;
+  gpointer pixels = NULL;
+
+  if (posix_memalign (&pixels, bytes >= huge ? huge : 4096, MAX (bytes, 1)) != 0)
+    return NULL;
+#ifdef MADV_HUGEPAGE
+  if (bytes >= huge)
+    madvise (pixels, bytes, MADV_HUGEPAGE);
+#endif
+  return pixels;
+}
+
 /* REGION grown by HALO and cut to SOURCE's extent (AREA), read in FORMAT
  * with the layer's edges clamped, as the filters' own borders are.
  */
@@ -117,8 +137,8 @@ tl_process_read_area (GeglBuffer          *source,
   area->height += 2 * halo;
   gegl_rectangle_intersect (area, area, gegl_buffer_get_extent (source));
 
-  pixels = g_try_malloc ((gsize) area->width * area->height *
-                         babl_format_get_bytes_per_pixel (format));
+  pixels = tl_process_alloc ((gsize) area->width * area->height *
+                             babl_format_get_bytes_per_pixel (format));
   if (pixels == NULL)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
@@ -158,7 +178,7 @@ tl_process_tile (TlContext           *context,
   if (in == NULL)
     return FALSE;
   bytes = (gsize) area.width * area.height * pixel_size;
-  out   = g_try_malloc (bytes);
+  out   = tl_process_alloc (bytes);
   if (out == NULL)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,

@@ -8,7 +8,10 @@
 #   50), threadlens:unsharp-mask (std-dev 20) and threadlens:invert
 #   applied in-core with gimp-drawable-merge-new-filter, against GIMP's
 #   own gegl:gaussian-blur, gegl:box-blur, gegl:unsharp-mask (the same
-#   settings) and gegl:invert-gamma applied the same way, and the
+#   settings) and gegl:invert-gamma applied the same way; every other
+#   filter with a GEGL twin at its defaults (box-blur at radius 4,
+#   brightness-contrast at contrast 1.5 and brightness 0.1), against
+#   that twin; and the
 #   procedures plug-in-threadlens-* (which run in-core when
 #   the module is loaded), the thread map among them;
 # then, in a second GIMP without the module, the procedures again: the
@@ -77,6 +80,42 @@ gimp "
   (gimp-drawable-merge-new-filter layer \"gegl:invert-gamma\" 0 LAYER-MODE-REPLACE 1.0)))
 (best \"procedure-invert\" (lambda (img layer)
   (plug-in-threadlens-invert #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector layer))))
+(best \"in-core-box-blur-4\" (lambda (img layer)
+  (gimp-drawable-merge-new-filter layer \"threadlens:box-blur\" 0 LAYER-MODE-REPLACE 1.0 \"radius\" 4.0)))
+(best \"gimp-box-blur-4\" (lambda (img layer)
+  (gimp-drawable-merge-new-filter layer \"gegl:box-blur\" 0 LAYER-MODE-REPLACE 1.0 \"radius\" 4)))
+(best \"in-core-unsharp-mask-3\" (lambda (img layer)
+  (gimp-drawable-merge-new-filter layer \"threadlens:unsharp-mask\" 0 LAYER-MODE-REPLACE 1.0)))
+(best \"gimp-unsharp-mask-3\" (lambda (img layer)
+  (gimp-drawable-merge-new-filter layer \"gegl:unsharp-mask\" 0 LAYER-MODE-REPLACE 1.0)))
+(best \"in-core-edge-sobel\" (lambda (img layer)
+  (gimp-drawable-merge-new-filter layer \"threadlens:edge-sobel\" 0 LAYER-MODE-REPLACE 1.0)))
+(best \"gimp-edge-sobel\" (lambda (img layer)
+  (gimp-drawable-merge-new-filter layer \"gegl:edge-sobel\" 0 LAYER-MODE-REPLACE 1.0)))
+(best \"in-core-pixelize\" (lambda (img layer)
+  (gimp-drawable-merge-new-filter layer \"threadlens:pixelize\" 0 LAYER-MODE-REPLACE 1.0)))
+(best \"gimp-pixelize\" (lambda (img layer)
+  (gimp-drawable-merge-new-filter layer \"gegl:pixelize\" 0 LAYER-MODE-REPLACE 1.0)))
+(best \"in-core-brightness-contrast\" (lambda (img layer)
+  (gimp-drawable-merge-new-filter layer \"threadlens:brightness-contrast\" 0 LAYER-MODE-REPLACE 1.0 \"contrast\" 1.5 \"brightness\" 0.1)))
+(best \"gimp-brightness-contrast\" (lambda (img layer)
+  (gimp-drawable-merge-new-filter layer \"gegl:brightness-contrast\" 0 LAYER-MODE-REPLACE 1.0 \"contrast\" 1.5 \"brightness\" 0.1)))
+(best \"in-core-threshold\" (lambda (img layer)
+  (gimp-drawable-merge-new-filter layer \"threadlens:threshold\" 0 LAYER-MODE-REPLACE 1.0)))
+(best \"gimp-threshold\" (lambda (img layer)
+  (gimp-drawable-merge-new-filter layer \"gegl:threshold\" 0 LAYER-MODE-REPLACE 1.0)))
+(best \"in-core-mono-mixer\" (lambda (img layer)
+  (gimp-drawable-merge-new-filter layer \"threadlens:mono-mixer\" 0 LAYER-MODE-REPLACE 1.0)))
+(best \"gimp-mono-mixer\" (lambda (img layer)
+  (gimp-drawable-merge-new-filter layer \"gegl:mono-mixer\" 0 LAYER-MODE-REPLACE 1.0)))
+(best \"in-core-sepia\" (lambda (img layer)
+  (gimp-drawable-merge-new-filter layer \"threadlens:sepia\" 0 LAYER-MODE-REPLACE 1.0)))
+(best \"gimp-sepia\" (lambda (img layer)
+  (gimp-drawable-merge-new-filter layer \"gegl:sepia\" 0 LAYER-MODE-REPLACE 1.0)))
+(best \"in-core-posterize\" (lambda (img layer)
+  (gimp-drawable-merge-new-filter layer \"threadlens:posterize\" 0 LAYER-MODE-REPLACE 1.0)))
+(best \"gimp-posterize\" (lambda (img layer)
+  (gimp-drawable-merge-new-filter layer \"gegl:posterize\" 0 LAYER-MODE-REPLACE 1.0)))
 (best \"procedure-thread-map\" (lambda (img layer)
   (plug-in-threadlens-thread-map #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector layer) #:overlay \"work-group\")))"
 
@@ -101,6 +140,10 @@ gimp "
            ms["in-core-box-blur"] / ms["gimp-box-blur"]
     printf "unsharp-mask  in-core / GIMP = %.2f (std-dev 20)\n",
            ms["in-core-unsharp-mask"] / ms["gimp-unsharp-mask"]
+    n = split ("box-blur-4 unsharp-mask-3 edge-sobel pixelize brightness-contrast threshold mono-mixer sepia posterize", rest, " ")
+    for (i = 1; i <= n; i++)
+      printf "%-19s in-core / GIMP = %.2f (defaults)\n", rest[i],
+             ms["in-core-" rest[i]] / ms["gimp-" rest[i]]
     printf "thread-map    procedure / plug-in path = %.2f\n",
            ms["procedure-thread-map"] / ms["plug-in-path-thread-map"]
   }'
