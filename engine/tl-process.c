@@ -8,7 +8,6 @@
 
 #include <math.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
@@ -102,15 +101,10 @@ tl_process_tile_side (TlContext           *context,
 static gpointer
 tl_process_alloc (gsize bytes)
 {
-  gsize    huge   = (gsize) 2 << 20;
   gpointer pixels = NULL;
 
-  if (posix_memalign (&pixels, bytes >= huge ? huge : 4096, MAX (bytes, 1)) != 0)
+  if (posix_memalign (&pixels, 4096, MAX (bytes, 1)) != 0)
     return NULL;
-#ifdef MADV_HUGEPAGE
-  if (bytes >= huge)
-    madvise (pixels, bytes, MADV_HUGEPAGE);
-#endif
   return pixels;
 }
 
