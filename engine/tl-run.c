@@ -627,11 +627,16 @@ tl_run_execute (TlContext       *context,
                                 tl_run_buffer_size (pixels), 0, NULL,
                                 &download);
 
+      /* The unmap only lets the buffer go, as the releases do, and goes
+       * unchecked like them: a mapping left behind would keep the
+       * buffer, its queue and context alive.
+       */
       if (status == CL_SUCCESS)
-        status = TL_CL (clEnqueueUnmapMemObject, tl_context_get_queue (context),
-                        run.output, mapped, 0, NULL, NULL);
-      if (status == CL_SUCCESS)
-        status = TL_CL (clFinish, tl_context_get_queue (context));
+        {
+          clEnqueueUnmapMemObject (tl_context_get_queue (context), run.output,
+                                   mapped, 0, NULL, NULL);
+          status = TL_CL (clFinish, tl_context_get_queue (context));
+        }
     }
   else
     status = TL_CL (clEnqueueReadBuffer, tl_context_get_queue (context),
