@@ -475,10 +475,10 @@ tl_unsharp_2d (global const tl_pixel *source,
  * The channels never mix, so the same bits come from two layouts: on a
  * CPU one item filters a line's four channels as vectors (rows from the
  * storage into a scratch image of working floats, then columns from it
- * into the storage, four neighbouring columns an item); on a GPU, where an image's thousands of lines leave
- * most of the chip idle, one item filters one channel, over working
- * floats only, between a decoding and an encoding pass for narrow
- * storage.
+ * into the storage, four neighbouring columns an item); on a GPU, where
+ * an image's thousands of lines leave most of the chip idle, one item
+ * filters one channel, over working floats only, between a decoding and
+ * an encoding pass for narrow storage.
  */
 #if defined (cl_khr_fp64) && \
     (! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_recursive_rows) || \

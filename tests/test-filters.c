@@ -171,19 +171,29 @@ typedef struct
   gsize     n_bytes;
 } Prepared;
 
+/* PHOTO from the test images; free it with tl_image_free (). */
+static TlImage *
+load_photo (const gchar *photo)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree gchar *path  = g_test_build_filename (G_TEST_DIST, "images",
+                                                   photo, NULL);
+  TlImage          *image = tl_image_load (path, &error);
+
+  g_assert_no_error (error);
+  return image;
+}
+
 static void
 prepare (const FilterCase *c,
          const TlFilter   *filter,
          Prepared         *p)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree gchar *path  = g_test_build_filename (G_TEST_DIST, "images",
-                                                   c->photo, NULL);
   const Babl       *layer;
   guint             i;
 
-  p->image = tl_image_load (path, &error);
-  g_assert_no_error (error);
+  p->image = load_photo (c->photo);
 
   p->values = tl_filter_default_values (filter);
   for (i = 0; c->settings[i]; i++)
@@ -487,12 +497,8 @@ load_working_pixels (const gchar    *photo,
                      const TlFilter *filter,
                      TlFloatPixels  *pixels)
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree gchar *path  = g_test_build_filename (G_TEST_DIST, "images",
-                                                   photo, NULL);
-  TlImage          *image = tl_image_load (path, &error);
+  TlImage *image = load_photo (photo);
 
-  g_assert_no_error (error);
   pixels->width  = tl_image_get_width (image);
   pixels->height = tl_image_get_height (image);
   pixels->x      = pixels->y = 0;
