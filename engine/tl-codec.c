@@ -9,7 +9,9 @@
  * Encoding rounds x * max + 0.5 down, or, across TRCs, finds the code
  * whose interval of working values holds x: the table's thresholds are
  * the working values of the midpoints between codes, and a coarse index
- * over [0, 1] narrows the search to a few codes.
+ * over [0, 1] narrows the search to a few codes.  8-bit tables whose
+ * codes allow it hold a finer index too, with at most one threshold a
+ * bin, which finds the code in one read (tl_codec_build_steps ()).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -35,6 +37,20 @@
 #define TL_CODEC_SCALE_U8  0x1.010102p-8f
 #define TL_CODEC_SCALE_U16 0x1.00010p-16f
 
+/* The one-read index: a value's bin is its float's top 16 bits (the
+ * exponent and the mantissa's first 7), counted from 2^-TL_CODEC_STEP_OCTAVES
+ * (smaller values share bin 0), so every bin is the same fraction of its
+ * values wide, 1/256 to 1/128.  Bins of equal width over [0, 1] are
+ * coarse in relative terms in the dark and fine in the light, where 8-bit
+ * codes lie far apart: a work-group's neighbouring pixels hit several
+ * times as many of them.  On the H100 those reads were three quarters of
+ * L1's traffic in color-matrix.  kernels/tl-pixel.h holds the same
+ * numbers.
+ */
+#define TL_CODEC_STEP_OCTAVES 20
+#define TL_CODEC_STEP_FIRST   ((127 - TL_CODEC_STEP_OCTAVES) << 7)
+#define TL_CODEC_N_STEPS      ((TL_CODEC_STEP_OCTAVES << 7) + 1)
+
 struct _TlCodec
 {
   TlStorageType storage;
@@ -42,10 +58,11 @@ struct _TlCodec
   const Babl   *working;       /* the filter's format in the layer's space */
   gboolean      convert_trc;
   gboolean      premultiply;
-  gboolean      one_step;      /* at most one threshold in any bin */
+  gboolean      one_step;      /* the one-read index holds every code */
   guint         max_code;      /* 255 or 65535; 0 for half and float */
   guint         n_bins;
-  gfloat       *table;         /* decode[max+1] thresholds[max+1] bins[n+1] */
+  gfloat       *table;         /* decode[max+1] thresholds[max+1] bins[n+1],
+                                * 8-bit: pad, steps[TL_CODEC_N_STEPS] */
   gsize         n_table;
   gchar         variant[32];
 };
@@ -76,6 +93,60 @@ tl_codec_format (const gchar *prefix,
   g_autofree gchar *name = g_strconcat (prefix, " ", type, NULL);
 
   return babl_format_with_space (name, space);
+}
+
+/* X's bits, 0 to 1 (clamping may leave -0, whose sign bit goes). */
+static inline guint32
+tl_codec_step_bits (gfloat x)
+{
+  guint32 bits;
+
+  memcpy (&bits, &x, sizeof (bits));
+  return bits & 0x7fffffff;
+}
+
+/* The smallest value of bin J (above 0) of the one-read index. */
+static gfloat
+tl_codec_step_start (gint j)
+{
+  guint32 bits = (guint32) (TL_CODEC_STEP_FIRST + j) << 16;
+  gfloat  x;
+
+  memcpy (&x, &bits, sizeof (x));
+  return x;
+}
+
+/* STEPS[j] = (the code at bin j's start, the bits of the next code's
+ * threshold), two 32-bit words, where no bin holds two thresholds: then a
+ * value's code is its bin's code, or the next one from that threshold up.
+ * Returns FALSE where some bin holds two (a TRC much steeper than sRGB's
+ * at the bottom, where bin 0 holds every value below its first float),
+ * and the search stays.  (Entries of one word, the code and the
+ * threshold's low 16 bits, ran slower on the H100: README.)
+ */
+static gboolean
+tl_codec_build_steps (const gfloat *thresholds,
+                      guint         max,
+                      guint32      *steps)
+{
+  guint k = 0;
+  gint  j;
+
+  for (j = 0; j < TL_CODEC_N_STEPS; j++)
+    {
+      gfloat start = j == 0 ? 0.0f : tl_codec_step_start (j);
+      gfloat end   = tl_codec_step_start (j + 1);
+      gfloat next;
+
+      while (k < max && thresholds[k + 1] <= start)
+        k++;
+      if (k + 2 <= max && thresholds[k + 2] < end)
+        return FALSE;
+      next = k < max ? thresholds[k + 1] : G_MAXFLOAT;
+      steps[2 * j] = k;
+      memcpy (&steps[2 * j + 1], &next, sizeof (next));
+    }
+  return TRUE;
 }
 
 /* The working values (straight alpha) of the codes, and of the midpoints
@@ -111,7 +182,7 @@ tl_codec_build_table (TlCodec    *codec,
   codec->n_bins  = max == 255 ? 4096 : 65536;
   /* 8-bit tables end with a pad and a step per bin (see below). */
   codec->n_table = 2 * (max + 1) + codec->n_bins + 1 +
-                   (max == 255 ? 1 + 2 * codec->n_bins : 0);
+                   (max == 255 ? 1 + 2 * TL_CODEC_N_STEPS : 0);
   codec->table   = g_new0 (gfloat, codec->n_table);
   decode     = codec->table;
   thresholds = decode + max + 1;
@@ -137,25 +208,12 @@ tl_codec_build_table (TlCodec    *codec,
       bins[j] = k;
     }
 
-  /* Where no bin holds two thresholds (8-bit sRGB does: its steps are
-   * never narrower than a bin), a bin's code is its first one or the next,
-   * and the kernels need one lookup, step[j] = (code, next threshold),
-   * instead of a search: three dependent reads become one.
+  /* One read instead of a search's three dependent ones, where 8-bit
+   * codes allow it (sRGB's do: its steps are never narrower than a bin).
    */
-  codec->one_step = max == 255;
-  for (j = 0; j < codec->n_bins && codec->one_step; j++)
-    codec->one_step = bins[j + 1] - bins[j] <= 1.0f;
-  if (codec->one_step)
-    {
-      gfloat *steps = bins + codec->n_bins + 2;
-
-      for (j = 0; j < codec->n_bins; j++)
-        {
-          k = (guint) bins[j];
-          steps[2 * j]     = k;
-          steps[2 * j + 1] = k < max ? thresholds[k + 1] : G_MAXFLOAT;
-        }
-    }
+  codec->one_step = max == 255 &&
+                    tl_codec_build_steps (thresholds, max,
+                                          (guint32 *) (bins + codec->n_bins + 2));
 
   g_free (in);
   g_free (out);
@@ -451,7 +509,17 @@ tl_codec_search (const TlCodec *codec,
   gint          bin;
   guint         lo, hi;
 
-  x   = fminf (fmaxf (x, 0.0f), 1.0f);
+  x = fminf (fmaxf (x, 0.0f), 1.0f);
+  if (codec->one_step)
+    {
+      const guint32 *steps = (const guint32 *) (bins + codec->n_bins + 2);
+      gint           bin   = MAX ((gint) (tl_codec_step_bits (x) >> 16) -
+                                  TL_CODEC_STEP_FIRST, 0);
+      gfloat         next;
+
+      memcpy (&next, &steps[2 * bin + 1], sizeof (next));
+      return steps[2 * bin] + (next <= x ? 1 : 0);
+    }
   bin = MIN ((gint) (x * (gfloat) codec->n_bins), (gint) codec->n_bins - 1);
   lo  = (guint) bins[bin];
   hi  = (guint) bins[bin + 1];

@@ -41,6 +41,9 @@
 #define TL_CODE_MAX  255
 #define TL_CODE_BINS 4096
 #define TL_CODE_SCALE 0x1.010102p-8f
+/* The one-read index of engine/tl-codec.c: bins from the float's bits. */
+#define TL_CODE_STEP_OCTAVES 20
+#define TL_CODE_STEP_FIRST   ((127 - TL_CODE_STEP_OCTAVES) << 7)
 #define tl_convert_pixel convert_uchar4
 #endif
 
@@ -54,8 +57,10 @@ tl_code_round (float4 v)
   return convert_uint4 (fmin (fmax (v, 0.0f), 1.0f) * (float) TL_CODE_MAX + 0.5f);
 }
 
-/* The code whose interval of working values holds x: a coarse bin, then
- * a binary search over the few codes in it.
+/* The code whose interval of working values holds x: where the table
+ * has one, the one-read index's bin and a comparison with the next code's
+ * threshold; elsewhere a coarse bin, then a binary search over the few
+ * codes in it.
  */
 inline uint
 tl_code_search (float                x,
@@ -66,16 +71,18 @@ tl_code_search (float                x,
   int                 bin;
   uint                lo, hi;
 
-  x   = fmin (fmax (x, 0.0f), 1.0f);
-  bin = min ((int) (x * (float) TL_CODE_BINS), TL_CODE_BINS - 1);
+  x = fmin (fmax (x, 0.0f), 1.0f);
 #ifdef TL_CODE_ONE_STEP
-  /* No bin holds two thresholds: its first code, or the next one. */
   {
-    float2 step = ((global const float2 *) (bins + TL_CODE_BINS + 2))[bin];
+    /* The sign bit goes: fmax () may leave -0. */
+    int   bin  = max ((int) ((as_uint (x) & 0x7fffffff) >> 16) -
+                      TL_CODE_STEP_FIRST, 0);
+    uint2 step = ((global const uint2 *) (bins + TL_CODE_BINS + 2))[bin];
 
-    return (uint) step.x + (step.y <= x ? 1u : 0u);
+    return step.x + (as_float (step.y) <= x ? 1u : 0u);
   }
 #endif
+  bin = min ((int) (x * (float) TL_CODE_BINS), TL_CODE_BINS - 1);
   lo  = (uint) bins[bin];
   hi  = (uint) bins[bin + 1];
   while (lo < hi)

@@ -253,6 +253,128 @@ test_premultiplied (void)
   g_assert_cmpmem (out, 4, in, 4);
 }
 
+/* The code of X by its definition: the last code whose threshold (the
+ * table's second part) is at most X, after clamping to 0 to 1.
+ */
+static guint
+code_by_thresholds (const gfloat *thresholds,
+                    gfloat        x)
+{
+  guint k = 0;
+
+  x = fminf (fmaxf (x, 0.0f), 1.0f);
+  while (k < 255 && thresholds[k + 1] <= x)
+    k++;
+  return k;
+}
+
+static guint
+code_by_codec (const TlCodec *codec,
+               gfloat         x)
+{
+  gfloat working[4] = { x, x, x, 1.0f };
+  guint8 stored[4];
+
+  tl_codec_encode (codec, working, stored, 1);
+  g_assert_cmpuint (stored[0], ==, stored[2]);
+  return stored[0];
+}
+
+static gfloat
+float_from_bits (guint32 bits)
+{
+  gfloat x;
+
+  memcpy (&x, &bits, sizeof (x));
+  return x;
+}
+
+typedef struct
+{
+  const gchar *name;
+  gdouble      gamma;          /* 0: babl's space of that name */
+  gboolean     one_read;       /* the one-read index holds every code */
+} EncodeCase;
+
+static const EncodeCase encode_cases[] =
+{
+  { "sRGB",     0.0, TRUE },
+  { "ProPhoto", 0.0, TRUE },   /* gamma 1.8: flatter at the top */
+  /* Code 1's threshold, 2^-27, lies below the index's bin 0. */
+  { "gamma-3",  3.0, FALSE },
+};
+
+/* 8-bit encoding across TRCs, by the one-read index where the codes allow
+ * it and by the search where they do not, gives each value the code its
+ * definition does: at every threshold and the floats either side, at
+ * every 128th of a binade and the float below, and at every 64th float
+ * from 0 to 1.
+ */
+static void
+test_encode_u8 (gconstpointer data)
+{
+  const EncodeCase  *c     = data;
+  const gchar       *space = c->name;
+  const Babl        *trc   = c->gamma > 0.0 ? babl_trc_gamma (c->gamma) : NULL;
+  const Babl        *layer = babl_format_with_space (
+                               "R'G'B'A u8",
+                               trc ? babl_space_from_chromaticities (
+                                       NULL, 0.3127, 0.3290, 0.64, 0.33,
+                                       0.30, 0.60, 0.15, 0.06, trc, trc, trc,
+                                       BABL_SPACE_FLAG_NONE)
+                                   : babl_space (space));
+  g_autoptr(GError)  error = NULL;
+  g_autoptr(TlCodec) codec = tl_codec_new (layer, "RGBA float", &error);
+  const gfloat      *thresholds;
+  guint32            bits, one;
+  guint              k, zero, checked = 0;
+
+  g_assert_no_error (error);
+  g_assert_true (tl_codec_converts_trc (codec));
+  g_assert_cmpint (strstr (tl_codec_get_variant (codec), "+step") != NULL, ==,
+                   c->one_read);
+  thresholds = tl_codec_get_table (codec, NULL) + 256;
+
+  for (k = 1; k < 256; k++)
+    {
+      gfloat t = thresholds[k];
+      gfloat around[3] = { nextafterf (t, -1.0f), t, nextafterf (t, 2.0f) };
+      guint  i;
+
+      for (i = 0; i < 3; i++, checked++)
+        g_assert_cmpuint (code_by_codec (codec, around[i]), ==,
+                          code_by_thresholds (thresholds, around[i]));
+    }
+  one = 0x3f800000;
+  for (bits = 0x00010000; bits <= one; bits += 0x10000, checked += 2)
+    {
+      gfloat x = float_from_bits (bits), below = float_from_bits (bits - 1);
+
+      g_assert_cmpuint (code_by_codec (codec, x), ==,
+                        code_by_thresholds (thresholds, x));
+      g_assert_cmpuint (code_by_codec (codec, below), ==,
+                        code_by_thresholds (thresholds, below));
+    }
+  for (bits = 0; bits <= one; bits += 64, checked++)
+    {
+      gfloat x = float_from_bits (bits);
+
+      if (code_by_codec (codec, x) != code_by_thresholds (thresholds, x))
+        g_error ("%s: %a encodes to %u, not %u", space, x,
+                 code_by_codec (codec, x), code_by_thresholds (thresholds, x));
+    }
+  /* Out of range, negative zero and not a number: clamped, as the
+   * search clamps.
+   */
+  zero = code_by_thresholds (thresholds, 0.0f);
+  g_assert_cmpuint (code_by_codec (codec, -1.0f), ==, zero);
+  g_assert_cmpuint (code_by_codec (codec, -0.0f), ==, zero);
+  g_assert_cmpuint (code_by_codec (codec, NAN), ==, zero);
+  g_assert_cmpuint (code_by_codec (codec, 2.0f), ==, 255);
+  g_test_message ("%s (%s): %u values", space, tl_codec_get_variant (codec),
+                  checked);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -284,6 +406,13 @@ main (int    argc,
     }
   g_test_add_func ("/codec/half", test_half);
   g_test_add_func ("/codec/premultiplied", test_premultiplied);
+  for (i = 0; i < G_N_ELEMENTS (encode_cases); i++)
+    {
+      g_autofree gchar *path = g_strconcat ("/codec/encode-u8/",
+                                            encode_cases[i].name, NULL);
+
+      g_test_add_data_func (path, &encode_cases[i], test_encode_u8);
+    }
 
   status = g_test_run ();
   tl_context_free (context);
