@@ -113,6 +113,7 @@ tl_context_new (const gchar *device_spec,
                                              tl_context_release_program);
   context->kernels  = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                              tl_context_release_kernel);
+  context->kernel_local = g_hash_table_new_full (NULL, NULL, NULL, g_free);
 
   g_debug ("device %u: %s (%s), options '%s'", context->device->index,
            context->device->name, context->device->platform_name,
@@ -127,6 +128,7 @@ tl_context_free (TlContext *context)
   if (context == NULL)
     return;
 
+  g_clear_pointer (&context->kernel_local, g_hash_table_unref);
   g_clear_pointer (&context->kernels, g_hash_table_unref);
   g_clear_pointer (&context->programs, g_hash_table_unref);
   if (context->queue)
@@ -210,7 +212,6 @@ tl_context_kernel_limits (TlContext *context,
                           GError   **error)
 {
   gsize    multiple = 0, group_size = 0;
-  cl_ulong local_mem = 0;
   cl_int   status;
 
   g_return_val_if_fail (context != NULL && kernel != NULL, FALSE);
@@ -225,10 +226,6 @@ tl_context_kernel_limits (TlContext *context,
     status = TL_CL (clGetKernelWorkGroupInfo, kernel, context->device->id,
                     CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
                     sizeof (multiple), &multiple, NULL);
-  if (status == CL_SUCCESS)
-    status = TL_CL (clGetKernelWorkGroupInfo, kernel, context->device->id,
-                    CL_KERNEL_LOCAL_MEM_SIZE,
-                    sizeof (local_mem), &local_mem, NULL);
   if (status != CL_SUCCESS)
     {
       tl_cl_set_error (error, status, _("querying the kernel's work-group limits"));
@@ -237,7 +234,7 @@ tl_context_kernel_limits (TlContext *context,
 
   limits->simd_width       = MAX (1, multiple);
   limits->max_group_size   = MAX (1, group_size);
-  limits->kernel_local_mem = local_mem;
+  limits->kernel_local_mem = tl_context_get_kernel_local_mem (context, kernel);
 
   return TRUE;
 }

@@ -29,6 +29,8 @@ struct _TlContext
   gboolean          native_non_uniform;
   GHashTable       *programs;        /* program name -> cl_program */
   GHashTable       *kernels;         /* "program/kernel" -> cl_kernel */
+  GHashTable       *kernel_local;    /* cl_kernel -> its own local memory,
+                                      * before any argument (guint64) */
   TlCacheStats      stats;
 };
 

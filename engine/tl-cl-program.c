@@ -300,6 +300,7 @@ tl_context_get_kernel (TlContext   *context,
   g_autofree gchar *key = NULL;
   cl_program        program;
   cl_kernel         kernel;
+  cl_ulong          local_mem = 0;
   cl_int            status = CL_SUCCESS;
 
   g_return_val_if_fail (context != NULL, NULL);
@@ -324,6 +325,37 @@ tl_context_get_kernel (TlContext   *context,
       return NULL;
     }
 
+  /* Its own local memory, asked before any argument is set: the driver's
+   * answer counts local arguments set since, and kernels are reused.
+   */
+  status = TL_CL (clGetKernelWorkGroupInfo, kernel, context->device->id,
+                  CL_KERNEL_LOCAL_MEM_SIZE, sizeof (local_mem), &local_mem,
+                  NULL);
+  if (status != CL_SUCCESS)
+    {
+      tl_cl_set_error (error, status, _("querying the kernel's work-group limits"));
+      TL_CL (clReleaseKernel, kernel);
+      return NULL;
+    }
+
   g_hash_table_insert (context->kernels, g_steal_pointer (&key), kernel);
+  g_hash_table_insert (context->kernel_local, kernel,
+                       g_memdup2 (&local_mem, sizeof (local_mem)));
   return kernel;
+}
+
+/* The local memory KERNEL (from tl_context_get_kernel ()) needs of its
+ * own, whatever its local arguments.
+ */
+guint64
+tl_context_get_kernel_local_mem (TlContext *context,
+                                 cl_kernel  kernel)
+{
+  const cl_ulong *local_mem;
+
+  g_return_val_if_fail (context != NULL && kernel != NULL, 0);
+
+  local_mem = g_hash_table_lookup (context->kernel_local, kernel);
+  g_return_val_if_fail (local_mem != NULL, 0);
+  return *local_mem;
 }

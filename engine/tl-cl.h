@@ -85,6 +85,8 @@ cl_kernel         tl_context_get_kernel     (TlContext        *context,
                                              const gchar      *program,
                                              const gchar      *kernel_name,
                                              GError          **error);
+guint64           tl_context_get_kernel_local_mem (TlContext  *context,
+                                                   cl_kernel   kernel);
 gboolean          tl_context_kernel_limits  (TlContext        *context,
                                              cl_kernel         kernel,
                                              TlLimits         *limits,

@@ -162,14 +162,14 @@ tl_run_local_fits (TlRun     *run,
                    cl_kernel  kernel,
                    gsize      bytes)
 {
-  const TlDevice *device = tl_context_get_device (run->context);
-  cl_ulong        used   = 0;
+  const TlDevice *device;
+  guint64         used;
 
   g_return_val_if_fail (run != NULL && kernel != NULL, 0);
 
-  if (run->plan.local[0] == 0 ||
-      TL_CL (clGetKernelWorkGroupInfo, kernel, device->id,
-             CL_KERNEL_LOCAL_MEM_SIZE, sizeof (used), &used, NULL) != CL_SUCCESS)
+  device = tl_context_get_device (run->context);
+  used   = tl_context_get_kernel_local_mem (run->context, kernel);
+  if (run->plan.local[0] == 0)
     return 0;
   return bytes + used <= device->local_mem_size ? bytes : 0;
 }

@@ -618,6 +618,56 @@ test_box_accuracy (void)
     }
 }
 
+/* A kernel's local memory, as the driver reports it, counts the local
+ * arguments set on it, and kernels are reused from run to run: a fused
+ * convolution whose block takes more than half the local memory of a
+ * device with 2 MiB of it (PoCL's) must still take one pass the second
+ * time, not fall back on the two.
+ */
+static void
+test_fused_again (void)
+{
+  const TlFilter     *blur    = tl_filter_lookup ("gaussian-blur", NULL);
+  TlValue             std_dev = { 1, { 4.9 } };
+  g_autoptr(GError)   error   = NULL;
+  g_autoptr(TlCodec)  codec   = tl_codec_new_float (babl_format ("RGBA float"),
+                                                    blur->format, &error);
+  TlFloatPixels       photo;
+  g_autofree gfloat  *out = NULL;
+  TlPixels            pixels = { 0, };
+  TlChoice            choice;
+  TlRunTimes          times[2];
+  guint               i;
+
+  g_assert_no_error (error);
+  load_working_pixels ("coffee.png", blur, &photo);
+  out = g_new (gfloat, (gsize) photo.width * photo.height * 4);
+  pixels.width  = photo.width;
+  pixels.height = photo.height;
+  pixels.codec  = codec;
+  pixels.in     = photo.in;
+  pixels.out    = out;
+
+  /* 128 x 32 items of 6 pixels: a block of 1536 + 30 by 32 + 30 pixels
+   * and its row sums, 16 bytes each, 1.5 MiB.
+   */
+  tl_choice_init (&choice);
+  choice.shape_kind      = TL_SHAPE_CUSTOM;
+  choice.shape[0]        = 128;
+  choice.shape[1]        = 32;
+  choice.pixels_per_item = 6;
+  for (i = 0; i < 2; i++)
+    {
+      g_assert_true (tl_run_filter (context, blur, &std_dev, &choice, &pixels,
+                                    NULL, &times[i], &error));
+      g_assert_no_error (error);
+    }
+  g_test_message ("gaussian-blur at std-dev 4.9, 128x32, 6 px/item: %u "
+                  "launches, then %u", times[0].launches, times[1].launches);
+  g_assert_cmpuint (times[1].launches, ==, times[0].launches);
+  g_free ((gpointer) photo.in);
+}
+
 /* The README's filter table names exactly the registry's filters. */
 static void
 test_readme_table (void)
@@ -755,6 +805,7 @@ main (int    argc,
   g_test_add_func ("/filters/readme-table", test_readme_table);
   g_test_add_func ("/filters/recursive-accuracy", test_recursive_accuracy);
   g_test_add_func ("/filters/box-accuracy", test_box_accuracy);
+  g_test_add_func ("/filters/fused-again", test_fused_again);
   g_test_add_func ("/filters/bad-values", test_bad_values);
 
   status = g_test_run ();
