@@ -612,6 +612,7 @@ cli_bench (gint    argc,
   static gchar    *size     = NULL;
   static gchar    *storage  = NULL;
   static gchar    *heatmap  = NULL;
+  static gchar    *save     = NULL;
   static gboolean  markdown = FALSE;
   static GOptionEntry entries[] =
   {
@@ -632,6 +633,10 @@ cli_bench (gint    argc,
       N_("Draw the shape sweep as a heat map (needs --sweep)"), "FILE.png" },
     { "markdown", 0, 0, G_OPTION_ARG_NONE, &markdown,
       N_("Print one row of the README's performance table"), NULL },
+    { "save-input", 0, 0, G_OPTION_ARG_FILENAME, &save,
+      N_("Also write the pixels as the kernels read them to PREFIX-pixels.raw "
+         "and the storage's codec table to PREFIX-codec.raw, to run the "
+         "kernels outside OpenCL (build-aux/ptx-profile.sh)"), "PREFIX" },
     { NULL }
   };
   GOptionContext    *options = cli_options_new (N_("FILTER IN - time a filter's dispatch choices"));
@@ -688,6 +693,7 @@ cli_bench (gint    argc,
   bench.sweep   = cli_sweep;
   bench.tune_budget_s = cli_tune_budget_s;
   bench.heatmap = heatmap;
+  bench.save_input = save;
   bench.output  = cli_dispatch.json ? TL_BENCH_JSON_LINES :
                   markdown ? TL_BENCH_MARKDOWN : TL_BENCH_TABLE;
 

@@ -467,6 +467,29 @@ tl_bench_heatmap (TlBench     *bench,
   return TRUE;
 }
 
+/* IN (the pixels as the kernels read them) to PREFIX-pixels.raw and
+ * CODEC's table (none for float storage: an empty file) to
+ * PREFIX-codec.raw, as they lie in memory.
+ */
+static gboolean
+tl_bench_save_input (const gchar   *prefix,
+                     gconstpointer  in,
+                     gsize          n_pixels,
+                     const TlCodec *codec,
+                     GError       **error)
+{
+  g_autofree gchar *pixels_path = g_strconcat (prefix, "-pixels.raw", NULL);
+  g_autofree gchar *codec_path  = g_strconcat (prefix, "-codec.raw", NULL);
+  gsize             n_floats    = 0;
+  const gfloat     *table       = tl_codec_get_table (codec, &n_floats);
+
+  return (g_file_set_contents (pixels_path, in,
+                               n_pixels * tl_codec_get_pixel_size (codec),
+                               error) &&
+          g_file_set_contents (codec_path, table ? (const gchar *) table : "",
+                               table ? n_floats * sizeof (gfloat) : 0, error));
+}
+
 /* The photo scaled to cover WIDTH x HEIGHT, in the storage asked for. */
 static gpointer
 tl_bench_pixels (TlImage      *image,
@@ -697,6 +720,9 @@ tl_bench_run (TlContext            *context,
   bench.pixels.in     = in;
   bench.pixels.out    = out;
   bench.bytes_moved   = tl_bench_bytes_moved (n, tl_codec_get_pixel_size (codec));
+  if (options->save_input &&
+      ! tl_bench_save_input (options->save_input, in, n, codec, error))
+    return FALSE;
 
   if (! tl_bench_copy_ms (context, n * tl_codec_get_pixel_size (codec),
                           FALSE, options->runs, &bench.copy_ms, error) ||

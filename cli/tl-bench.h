@@ -35,6 +35,7 @@ typedef struct
   TlBenchSweep    sweep;
   gdouble         tune_budget_s; /* > 0: also run the search, keep it */
   const gchar    *heatmap;       /* PNG of the shape sweep, or NULL */
+  const gchar    *save_input;    /* prefix of the input's raw files, or NULL */
   TlBenchOutput   output;
 } TlBenchOptions;
 

@@ -877,6 +877,61 @@ test_bench_tune (void)
     g_unsetenv ("XDG_CACHE_HOME");
 }
 
+/* bench --save-input writes the pixels as the kernels read them (the
+ * photo scaled, in the storage) and the codec's table beside them; a
+ * prefix in a missing folder fails with the path named.
+ */
+static void
+test_bench_save_input (void)
+{
+  g_autofree gchar *image  = photo ("coffee.png");
+  g_autofree gchar *prefix = output ("saved");
+  g_autofree gchar *pixels_path = g_strconcat (prefix, "-pixels.raw", NULL);
+  g_autofree gchar *codec_path  = g_strconcat (prefix, "-codec.raw", NULL);
+  g_autofree gchar *missing = output ("no-such-folder/saved");
+  g_autofree guint8 *pixels = NULL;
+  g_autofree gfloat *table  = NULL;
+  g_auto(Result)     r;
+  gsize              n_pixels, n_table, i;
+  guint              levels = 0;
+  gboolean           seen[256] = { FALSE, };
+
+  run_cli (&r, "bench", "box-blur", "--size", "64x48", "--storage", "u8",
+           "--runs", "3", "--save-input", prefix, image, NULL);
+  g_assert_cmpint (exit_code (&r), ==, 0);
+  g_assert_true (g_file_get_contents (pixels_path, (gchar **) &pixels,
+                                      &n_pixels, NULL));
+  g_assert_true (g_file_get_contents (codec_path, (gchar **) &table,
+                                      &n_table, NULL));
+
+  /* 64 x 48 RGBA codes of an opaque photo, many levels in each channel. */
+  g_assert_cmpuint (n_pixels, ==, 64 * 48 * 4);
+  for (i = 0; i < 64 * 48; i++)
+    {
+      g_assert_cmpuint (pixels[i * 4 + 3], ==, 255);
+      seen[pixels[i * 4]] = TRUE;
+    }
+  for (i = 0; i < 256; i++)
+    levels += seen[i];
+  g_assert_cmpuint (levels, >, 64);
+
+  /* The sRGB photo under a blur in linear light: a table decoding 0 to 0
+   * and 255 to 1, rising.
+   */
+  g_assert_cmpuint (n_table % sizeof (gfloat), ==, 0);
+  g_assert_cmpuint (n_table / sizeof (gfloat), >, 512);
+  g_assert_cmpfloat (table[0], ==, 0.0f);
+  g_assert_cmpfloat_with_epsilon (table[255], 1.0f, 1e-6);
+  for (i = 1; i < 256; i++)
+    g_assert_cmpfloat (table[i], >, table[i - 1]);
+  result_clear (&r);
+
+  run_cli (&r, "bench", "invert", "--size", "64x48", "--runs", "3",
+           "--save-input", missing, image, NULL);
+  g_assert_cmpint (exit_code (&r), ==, 1);
+  g_assert_nonnull (strstr (r.err, "no-such-folder"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -893,6 +948,7 @@ main (int    argc,
   g_test_add_func ("/cli/help-version", test_help_version);
   g_test_add_func ("/cli/plan-json", test_plan_json);
   g_test_add_func ("/cli/bench-tune", test_bench_tune);
+  g_test_add_func ("/cli/bench-save-input", test_bench_save_input);
   g_test_add_func ("/cli/devices-filters", test_devices_filters);
   g_test_add_func ("/cli/apply", test_apply);
   g_test_add_func ("/cli/bad-input", test_bad_input);
