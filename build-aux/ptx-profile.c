@@ -97,6 +97,16 @@ ptx_splice (char       *text,
   return out;
 }
 
+/* The start of the line of TEXT that holds AT. */
+static char *
+ptx_line_start (char *text,
+                char *at)
+{
+  while (at > text && at[-1] != '\n')
+    at--;
+  return at;
+}
+
 /* Argument INDEX of KERNEL becomes the symbol SYMBOL, declared by
  * DECLARATION before the entry: its parameter loses its state space and
  * its one load from the parameter becomes the symbol's address.
@@ -115,9 +125,7 @@ ptx_argument_to_symbol (char       *ptx,
   hit = strstr (ptx, name);
   if (hit == NULL)
     ptx_fail ("no such parameter", name);
-  start = hit;
-  while (start > ptx && start[-1] != '\n')
-    start--;
+  start = ptx_line_start (ptx, hit);
   space = strstr (start, ".ptr ");
   if (space != NULL && space < hit)
     ptx = ptx_splice (ptx, space - ptx, hit - space, "");
@@ -126,18 +134,14 @@ ptx_argument_to_symbol (char       *ptx,
   hit = strstr (ptx, line);
   if (hit == NULL)
     ptx_fail ("parameter never loaded", name);
-  start = hit;
-  while (start > ptx && start[-1] != '\n')
-    start--;
+  start = ptx_line_start (ptx, hit);
   if (sscanf (start, " ld.param.%15s %63[^,],", type, reg) != 2)
     ptx_fail ("unexpected load of", name);
   end = strchr (hit, '\n');
   snprintf (line, sizeof line, "\tmov.%s %s, %s;", type, reg, symbol);
   ptx = ptx_splice (ptx, start - ptx, end - start, line);
 
-  start = strstr (ptx, ".entry");
-  while (start > ptx && start[-1] != '\n')
-    start--;
+  start = ptx_line_start (ptx, strstr (ptx, ".entry"));
   return ptx_splice (ptx, start - ptx, 0, declaration);
 }
 

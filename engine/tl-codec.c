@@ -62,7 +62,8 @@ struct _TlCodec
   guint         max_code;      /* 255 or 65535; 0 for half and float */
   guint         n_bins;
   gfloat       *table;         /* decode[max+1] thresholds[max+1] bins[n+1],
-                                * 8-bit: pad, steps[TL_CODEC_N_STEPS] */
+                                * 8-bit: pad, TL_CODEC_N_STEPS steps of
+                                * two words */
   gsize         n_table;
   gchar         variant[32];
 };
@@ -95,14 +96,16 @@ tl_codec_format (const gchar *prefix,
   return babl_format_with_space (name, space);
 }
 
-/* X's bits, 0 to 1 (clamping may leave -0, whose sign bit goes). */
-static inline guint32
-tl_codec_step_bits (gfloat x)
+/* The bin of the one-read index that holds X, 0 to 1 (clamping may
+ * leave -0, whose sign bit goes).
+ */
+static inline gint
+tl_codec_step_bin (gfloat x)
 {
   guint32 bits;
 
   memcpy (&bits, &x, sizeof (bits));
-  return bits & 0x7fffffff;
+  return MAX ((gint) ((bits & 0x7fffffff) >> 16) - TL_CODEC_STEP_FIRST, 0);
 }
 
 /* The smallest value of bin J (above 0) of the one-read index. */
@@ -180,7 +183,7 @@ tl_codec_build_table (TlCodec    *codec,
   babl_process (babl_fish (encoded, straight), in, out, 2 * max + 2);
 
   codec->n_bins  = max == 255 ? 4096 : 65536;
-  /* 8-bit tables end with a pad and a step per bin (see below). */
+  /* 8-bit tables end with a pad and the one-read index (see below). */
   codec->n_table = 2 * (max + 1) + codec->n_bins + 1 +
                    (max == 255 ? 1 + 2 * TL_CODEC_N_STEPS : 0);
   codec->table   = g_new0 (gfloat, codec->n_table);
@@ -512,13 +515,12 @@ tl_codec_search (const TlCodec *codec,
   x = fminf (fmaxf (x, 0.0f), 1.0f);
   if (codec->one_step)
     {
-      const guint32 *steps = (const guint32 *) (bins + codec->n_bins + 2);
-      gint           bin   = MAX ((gint) (tl_codec_step_bits (x) >> 16) -
-                                  TL_CODEC_STEP_FIRST, 0);
+      const guint32 *step = (const guint32 *) (bins + codec->n_bins + 2) +
+                            2 * tl_codec_step_bin (x);
       gfloat         next;
 
-      memcpy (&next, &steps[2 * bin + 1], sizeof (next));
-      return steps[2 * bin] + (next <= x ? 1 : 0);
+      memcpy (&next, &step[1], sizeof (next));
+      return step[0] + (next <= x ? 1 : 0);
     }
   bin = MIN ((gint) (x * (gfloat) codec->n_bins), (gint) codec->n_bins - 1);
   lo  = (guint) bins[bin];

@@ -75,9 +75,10 @@ tl_code_search (float                x,
 #ifdef TL_CODE_ONE_STEP
   {
     /* The sign bit goes: fmax () may leave -0. */
-    int   bin  = max ((int) ((as_uint (x) & 0x7fffffff) >> 16) -
-                      TL_CODE_STEP_FIRST, 0);
-    uint2 step = ((global const uint2 *) (bins + TL_CODE_BINS + 2))[bin];
+    int   step_bin = max ((int) ((as_uint (x) & 0x7fffffff) >> 16) -
+                          TL_CODE_STEP_FIRST, 0);
+    uint2 step     = ((global const uint2 *) (bins + TL_CODE_BINS + 2))
+                     [step_bin];
 
     return step.x + (as_float (step.y) <= x ? 1u : 0u);
   }
