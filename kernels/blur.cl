@@ -500,6 +500,59 @@ tl_unsharp_2d (global const tl_pixel *source,
 #define TL_RECURSIVE_STEP(X, S1, S2, S3) \
   (coef[0] * (X) + coef[3] * S3 + coef[2] * S2 + coef[1] * S1)
 
+/* One sweep of the recursion along the line from FIRST, its Jth value
+ * at pixel AT (j): from READ (i) to WRITE (i, v), the state in W1..W3.
+ * Each batch's loads are issued a batch ahead, before the batch before it
+ * is filtered, so the memory's latency hides behind the recursion's
+ * arithmetic instead of stalling the few line-items at every batch.
+ * With READ and WRITE on one image every value is still read before it
+ * is written: the loads run ahead of the writes.
+ */
+#define TL_RECURSIVE_SWEEP(REAL, VALUE, TO_REAL, TO_VALUE, BATCH,       \
+                           READ, WRITE, AT)                             \
+  do                                                                    \
+    {                                                                   \
+      VALUE x[BATCH], ahead[BATCH];                                     \
+      int   j = 0;                                                      \
+                                                                        \
+      if (length >= BATCH)                                              \
+        for (int i = 0; i < BATCH; i++)                                 \
+          ahead[i] = READ (AT (i));                                     \
+      for (; j + BATCH <= length; j += BATCH)                           \
+        {                                                               \
+          for (int i = 0; i < BATCH; i++)                               \
+            x[i] = ahead[i];                                            \
+          if (j + 2 * BATCH <= length)                                  \
+            for (int i = 0; i < BATCH; i++)                             \
+              ahead[i] = READ (AT (j + BATCH + i));                     \
+          for (int i = 0; i < BATCH; i++)                               \
+            {                                                           \
+              REAL w = TL_RECURSIVE_STEP (TO_REAL (x[i]), w1, w2, w3);  \
+                                                                        \
+              WRITE (AT (j + i), TO_VALUE (w));                         \
+              w3 = w2;                                                  \
+              w2 = w1;                                                  \
+              w1 = w;                                                   \
+            }                                                           \
+        }                                                               \
+      for (; j < length; j++)                                           \
+        {                                                               \
+          REAL w = TL_RECURSIVE_STEP (TO_REAL (READ (AT (j))), w1, w2, w3); \
+                                                                        \
+          WRITE (AT (j), TO_VALUE (w));                                 \
+          w3 = w2;                                                      \
+          w2 = w1;                                                      \
+          w1 = w;                                                       \
+        }                                                               \
+    }                                                                   \
+  while (0)
+
+/* The sweeps' Jth pixels: forward from the line's start, backward from
+ * its end.
+ */
+#define TL_RECURSIVE_AHEAD(J)  (first + (J) * step)
+#define TL_RECURSIVE_BEHIND(J) (first + (length - 1 - (J)) * step)
+
 /* The line from FIRST: forward from LOAD (i) into the scratch image,
  * KEEP (i, v) writing what SCRATCH (i) reads (which may be the input:
  * each value is read before it is written), then backward from the
@@ -514,34 +567,9 @@ tl_unsharp_2d (global const tl_pixel *source,
       REAL u  = TO_REAL (LOAD (first + (length - 1) * step));           \
       REAL w1 = TO_REAL (LOAD (first)), w2 = w1, w3 = w1;               \
       REAL d0, d1, d2;                                                  \
-      int  n  = 0;                                                      \
                                                                         \
-      for (; n + BATCH <= length; n += BATCH)                           \
-        {                                                               \
-          VALUE x[BATCH];                                               \
-                                                                        \
-          for (int i = 0; i < BATCH; i++)                               \
-            x[i] = LOAD (first + (n + i) * step);                       \
-          for (int i = 0; i < BATCH; i++)                               \
-            {                                                           \
-              REAL w = TL_RECURSIVE_STEP (TO_REAL (x[i]), w1, w2, w3);  \
-                                                                        \
-              KEEP (first + (n + i) * step, TO_VALUE (w));              \
-              w3 = w2;                                                  \
-              w2 = w1;                                                  \
-              w1 = w;                                                   \
-            }                                                           \
-        }                                                               \
-      for (; n < length; n++)                                           \
-        {                                                               \
-          REAL w = TL_RECURSIVE_STEP (TO_REAL (LOAD (first + n * step)), \
-                                      w1, w2, w3);                      \
-                                                                        \
-          KEEP (first + n * step, TO_VALUE (w));                        \
-          w3 = w2;                                                      \
-          w2 = w1;                                                      \
-          w1 = w;                                                       \
-        }                                                               \
+      TL_RECURSIVE_SWEEP (REAL, VALUE, TO_REAL, TO_VALUE, BATCH, LOAD,  \
+                          KEEP, TL_RECURSIVE_AHEAD);                    \
                                                                         \
       /* The backward pass's first three values beyond the line's end. */ \
       d0 = w1 - u;                                                      \
@@ -551,32 +579,8 @@ tl_unsharp_2d (global const tl_pixel *source,
       w2 = coef[7] * d0 + coef[8] * d1 + coef[9] * d2 + u;              \
       w3 = coef[10] * d0 + coef[11] * d1 + coef[12] * d2 + u;           \
                                                                         \
-      for (n = length; n - BATCH >= 0; n -= BATCH)                      \
-        {                                                               \
-          VALUE x[BATCH];                                               \
-                                                                        \
-          for (int i = 0; i < BATCH; i++)                               \
-            x[i] = SCRATCH (first + (n - 1 - i) * step);                \
-          for (int i = 0; i < BATCH; i++)                               \
-            {                                                           \
-              REAL y = TL_RECURSIVE_STEP (TO_REAL (x[i]), w1, w2, w3);  \
-                                                                        \
-              STORE (first + (n - 1 - i) * step, TO_VALUE (y));         \
-              w3 = w2;                                                  \
-              w2 = w1;                                                  \
-              w1 = y;                                                   \
-            }                                                           \
-        }                                                               \
-      for (n--; n >= 0; n--)                                            \
-        {                                                               \
-          REAL y = TL_RECURSIVE_STEP (TO_REAL (SCRATCH (first + n * step)), \
-                                      w1, w2, w3);                      \
-                                                                        \
-          STORE (first + n * step, TO_VALUE (y));                       \
-          w3 = w2;                                                      \
-          w2 = w1;                                                      \
-          w1 = y;                                                       \
-        }                                                               \
+      TL_RECURSIVE_SWEEP (REAL, VALUE, TO_REAL, TO_VALUE, BATCH, SCRATCH, \
+                          STORE, TL_RECURSIVE_BEHIND);                  \
     }                                                                   \
   while (0)
 
