@@ -710,8 +710,14 @@ tl_recursive_lines (global const float4 *in,
                         TL_RECURSIVE_STORE_OUT4, TL_RECURSIVE_STORE_OUT4);
 }
 
-#define TL_RECURSIVE_LOAD_CHANNEL(i)      in[(i) * 4 + channel]
-#define TL_RECURSIVE_OUT_CHANNEL(i)       out[(i) * 4 + channel]
+/* Channel CHANNEL of pixel I: the pixel found first, so that the float's
+ * index (four times the pixel's) never overflows an int on layers of
+ * 2^29 pixels and more.
+ */
+#define TL_RECURSIVE_LOAD_CHANNEL(i)                                     \
+  ((global const float *) ((global const float4 *) in + (i)))[channel]
+#define TL_RECURSIVE_OUT_CHANNEL(i)                                      \
+  ((global float *) ((global float4 *) out + (i)))[channel]
 #define TL_RECURSIVE_STORE_CHANNEL(i, v)  (TL_RECURSIVE_OUT_CHANNEL (i) = (v))
 
 /* A channel of a line an item, four items a line (D counts items), over
