@@ -2,7 +2,7 @@
  *
  *   threadlens devices [--json]
  *   threadlens list-filters [--json]
- *   threadlens plan --size WxH [dispatch options] (--device SPEC | --simd-width P --max-threads M)
+ *   threadlens plan --size WxH [dispatch options] (--device SPEC [--filter F] [--storage S] | --simd-width P --max-threads M)
  *   threadlens apply FILTER [--set NAME=VALUE]... [dispatch options] IN OUT
  *   threadlens bench FILTER [--set ...] [dispatch options] [--runs N] IN
  *   threadlens overlay --by MODE [--style STYLE] [--opacity A] [dispatch options]
@@ -285,6 +285,7 @@ cli_plan (gint    argc,
 {
   static gchar *size = NULL;
   static gchar *filter_name = NULL;
+  static gchar *storage = NULL;
   static gint   simd_width = 0, max_threads = 0;
   static GOptionEntry entries[] =
   {
@@ -295,6 +296,9 @@ cli_plan (gint    argc,
       N_("M, the kernel's maximum work-group size (instead of --device)"), "M" },
     { "filter", 0, 0, G_OPTION_ARG_STRING, &filter_name,
       N_("Whose kernels give P and M with --device (default: invert)"), "FILTER" },
+    { "storage", 0, 0, G_OPTION_ARG_STRING, &storage,
+      N_("How the pixels travel, with --device: u8, u16, half or float "
+         "(default float)"), "S" },
     { NULL }
   };
   GOptionContext   *options = cli_options_new (N_("- show the dispatch plan"));
@@ -318,6 +322,11 @@ cli_plan (gint    argc,
   if (! cli_dispatch.device && (simd_width <= 0 || max_threads <= 0))
     return cli_usage (options, _("plan needs --device SPEC, or --simd-width P "
                                  "and --max-threads M (both positive)"));
+  /* The storage picks the kernels' program and their pixels per item,
+   * which only a device has.
+   */
+  if (! cli_dispatch.device && storage)
+    return cli_usage (options, _("--storage needs --device"));
   g_option_context_free (options);
 
   if (! cli_parse_size (size, &width, &height, &error) ||
@@ -329,9 +338,21 @@ cli_plan (gint    argc,
       g_autoptr(TlContext) context = tl_context_new (cli_dispatch.device, &error);
       const TlFilter      *filter  = tl_filter_lookup (filter_name ? filter_name :
                                                        "invert", &error);
+      g_autoptr(TlCodec)   codec   = NULL;
 
-      if (context == NULL || filter == NULL ||
-          ! tl_run_plan_filter (context, filter, NULL, &choice, width, height,
+      if (context == NULL || filter == NULL)
+        return cli_fail (g_steal_pointer (&error));
+      /* Float storage is the working format itself: no codec. */
+      if (storage && ! g_str_equal (storage, "float"))
+        {
+          if (! tl_image_init_gegl (&error))
+            return cli_fail (g_steal_pointer (&error));
+          codec = tl_codec_new_for_storage (storage, NULL, filter->format,
+                                            &error);
+          if (codec == NULL)
+            return cli_fail (g_steal_pointer (&error));
+        }
+      if (! tl_run_plan_filter (context, filter, codec, &choice, width, height,
                                 &limits, &plan, &error))
         return cli_fail (g_steal_pointer (&error));
     }

@@ -677,7 +677,6 @@ tl_bench_run (TlContext            *context,
   g_autoptr(GArray)   cases = g_array_new (FALSE, TRUE, sizeof (TlBenchCase));
   g_autoptr(TlCodec)  codec = NULL;
   g_autofree gpointer in = NULL, out = NULL;
-  const Babl         *layer;
   TlBench             bench = { context, filter, values, options };
   TlBenchCase        *fastest, *seed, *driver, *rule, *autoc;
   TlBenchCase         tuned;
@@ -689,25 +688,8 @@ tl_bench_run (TlContext            *context,
   gsize               n;
   guint               i, n_fixed, auto_index;
 
-  /* The storage a layer of that depth travels in. */
-  if (g_str_equal (options->storage, "float"))
-    layer = tl_image_get_format (image);
-  else if (g_str_equal (options->storage, "u8"))
-    layer = babl_format_with_space ("R'G'B'A u8", tl_image_get_format (image));
-  else if (g_str_equal (options->storage, "u16"))
-    layer = babl_format_with_space ("R'G'B'A u16", tl_image_get_format (image));
-  else if (g_str_equal (options->storage, "half"))
-    layer = babl_format_with_space ("RGBA half", tl_image_get_format (image));
-  else
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                   _("unknown storage '%s' (expected u8, u16, half or float)"),
-                   options->storage);
-      return FALSE;
-    }
-  codec = g_str_equal (options->storage, "float") ?
-          tl_codec_new_float (layer, filter->format, error) :
-          tl_codec_new (layer, filter->format, error);
+  codec = tl_codec_new_for_storage (options->storage, tl_image_get_format (image),
+                                    filter->format, error);
   if (codec == NULL)
     return FALSE;
 

@@ -324,6 +324,50 @@ tl_codec_new_float (const Babl   *layer_format,
   return tl_codec_create (layer_format, working_format, FALSE, error);
 }
 
+/* The codec of an RGBA layer whose pixels travel in STORAGE, as the
+ * command line names it ("u8", "u16", "half" or "float"), in the colour
+ * space of SPACE (a format; NULL: sRGB), under a filter working in
+ * WORKING_FORMAT: what `threadlens bench` and `threadlens plan` mean by
+ * --storage.
+ */
+TlCodec *
+tl_codec_new_for_storage (const gchar  *storage,
+                          const Babl   *space,
+                          const gchar  *working_format,
+                          GError      **error)
+{
+  static const struct
+  {
+    const gchar *storage;
+    const gchar *layer;
+  } layers[] =
+  {
+    { "u8",    "R'G'B'A u8" },
+    { "u16",   "R'G'B'A u16" },
+    { "half",  "RGBA half" },
+    { "float", "RGBA float" },
+  };
+  guint i;
+
+  g_return_val_if_fail (storage != NULL && working_format != NULL, NULL);
+
+  for (i = 0; i < G_N_ELEMENTS (layers); i++)
+    if (g_str_equal (storage, layers[i].storage))
+      {
+        const Babl *layer = space ? babl_format_with_space (layers[i].layer, space)
+                                  : babl_format (layers[i].layer);
+
+        return g_str_equal (storage, "float") ?
+               tl_codec_new_float (layer, working_format, error) :
+               tl_codec_new (layer, working_format, error);
+      }
+
+  g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+               _("unknown storage '%s' (expected u8, u16, half or float)"),
+               storage);
+  return NULL;
+}
+
 void
 tl_codec_free (TlCodec *codec)
 {

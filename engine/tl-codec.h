@@ -34,6 +34,10 @@ TlCodec       *tl_codec_new            (const Babl      *layer_format,
 TlCodec       *tl_codec_new_float      (const Babl      *layer_format,
                                         const gchar     *working_format,
                                         GError         **error);
+TlCodec       *tl_codec_new_for_storage (const gchar    *storage,
+                                         const Babl     *space,
+                                         const gchar    *working_format,
+                                         GError        **error);
 void           tl_codec_free           (TlCodec         *codec);
 
 TlStorageType  tl_codec_get_storage    (const TlCodec   *codec);

@@ -194,7 +194,8 @@ test_plan_json (void)
 
   /* The device's untuned rule for a point filter and for a blur, whose
    * kernel loads a block: bigger groups, and on a CPU four float pixels
-   * per item where a point filter takes two.  plan's storage is float.
+   * per item where a point filter takes two.  plan's storage is float
+   * unless --storage says otherwise.
    */
   run_cli (&r, "plan", "--size", "3840x2160", "--device", "0", "--filter",
            "invert", "--json", NULL);
@@ -205,6 +206,16 @@ test_plan_json (void)
                    json_object_get_int_member (plan, "simd_width"));
   g_assert_cmpint (json_object_get_int_member (plan, "pixels_per_item"), ==,
                    cpu ? 2 : 1);
+  result_clear (&r);
+
+  /* --storage plans as that storage runs: four 8-bit pixels per item on
+   * either kind of device.
+   */
+  run_cli (&r, "plan", "--size", "3840x2160", "--device", "0", "--filter",
+           "invert", "--storage", "u8", "--json", NULL);
+  g_assert_cmpint (exit_code (&r), ==, 0);
+  plan = parse_object (parser, r.out);
+  g_assert_cmpint (json_object_get_int_member (plan, "pixels_per_item"), ==, 4);
   result_clear (&r);
 
   run_cli (&r, "plan", "--size", "3840x2160", "--device", "0", "--filter",
@@ -461,6 +472,10 @@ test_bad_input (void)
     { { "apply", "invert", good }, "apply needs FILTER IN OUT" },
     { { "plan", "--size", "10x10" }, "--device" },
     { { "plan", "--size", "ten", "--simd-width", "8", "--max-threads", "64" }, "bad region size 'ten'" },
+    { { "plan", "--size", "10x10", "--simd-width", "8", "--max-threads", "64",
+        "--storage", "u8" }, "--storage needs --device" },
+    { { "plan", "--size", "10x10", "--device", "0", "--storage", "f32" },
+      "unknown storage 'f32'" },
   };
   guint i;
 
