@@ -45,6 +45,7 @@ tl_context_variant_defines (const gchar  *variant,
     { "trc",    "#define TL_STORE_TRC 1\n" },
     { "step",   "#define TL_CODE_ONE_STEP 1\n" },
     { "premul", "#define TL_PREMUL 1\n" },
+    { "pairs",  "#define TL_CONVOLVE_PAIRS 1\n" },
   };
   g_auto(GStrv) parts = g_strsplit (variant, "+", -1);
   guint         i, j;

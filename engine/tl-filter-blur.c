@@ -65,6 +65,36 @@ tl_filter_gaussian_weights (gdouble  std_dev,
   return weights;
 }
 
+/* SUM, the four channels' sum of the taps around the centre, AT (t)
+ * being the pixel t from it, in the kernels' order (TL_CONVOLVE_TAPS in
+ * kernels/blur.cl): each tap weighted and added in turn from the left;
+ * from TL_CONVOLVE_PAIRED_RADIUS up the centre's share, then each pair
+ * of taps either side added first and weighted once by a fused
+ * multiply-add.
+ */
+#define TL_BLUR_TAPS(AT)                                                \
+  do                                                                    \
+    {                                                                   \
+      gint t, c;                                                        \
+                                                                        \
+      if (radius < TL_CONVOLVE_PAIRED_RADIUS)                           \
+        {                                                               \
+          for (c = 0; c < 4; c++)                                       \
+            sum[c] = 0.0f;                                              \
+          for (t = -radius; t <= radius; t++)                           \
+            for (c = 0; c < 4; c++)                                     \
+              sum[c] += weights[radius + t] * AT (t)[c];                \
+          break;                                                        \
+        }                                                               \
+      for (c = 0; c < 4; c++)                                           \
+        sum[c] = weights[radius] * AT (0)[c];                           \
+      for (t = 1; t <= radius; t++)                                     \
+        for (c = 0; c < 4; c++)                                         \
+          sum[c] = fmaf (weights[radius + t], AT (-t)[c] + AT (t)[c],   \
+                         sum[c]);                                       \
+    }                                                                   \
+  while (0)
+
 /* The two passes, along x then y, into PIXELS->out. */
 void
 tl_filter_convolve_reference (const gfloat        *weights,
@@ -72,7 +102,7 @@ tl_filter_convolve_reference (const gfloat        *weights,
                               const TlFloatPixels *pixels)
 {
   gint               w = pixels->width, h = pixels->height;
-  gint               x, y, i, c;
+  gint               x, y;
   g_autofree gfloat *tmp = g_new (gfloat, (gsize) w * h * 4);
 
   g_return_if_fail (weights != NULL && radius >= 0);
@@ -80,30 +110,23 @@ tl_filter_convolve_reference (const gfloat        *weights,
   for (y = 0; y < h; y++)
     for (x = 0; x < w; x++)
       {
-        gfloat sum[4] = { 0, 0, 0, 0 };
+        const gfloat *row = pixels->in + (gsize) y * w * 4;
+        gfloat        sum[4];
 
-        for (i = -radius; i <= radius; i++)
-          {
-            const gfloat *p = pixels->in + ((gsize) y * w + CLAMP (x + i, 0, w - 1)) * 4;
-
-            for (c = 0; c < 4; c++)
-              sum[c] += weights[i + radius] * p[c];
-          }
+#define TL_BLUR_ROW_TAP(t) (row + (gsize) CLAMP (x + (t), 0, w - 1) * 4)
+        TL_BLUR_TAPS (TL_BLUR_ROW_TAP);
+#undef TL_BLUR_ROW_TAP
         memcpy (tmp + ((gsize) y * w + x) * 4, sum, sizeof (sum));
       }
 
   for (y = 0; y < h; y++)
     for (x = 0; x < w; x++)
       {
-        gfloat sum[4] = { 0, 0, 0, 0 };
+        gfloat sum[4];
 
-        for (i = -radius; i <= radius; i++)
-          {
-            const gfloat *p = tmp + ((gsize) CLAMP (y + i, 0, h - 1) * w + x) * 4;
-
-            for (c = 0; c < 4; c++)
-              sum[c] += weights[i + radius] * p[c];
-          }
+#define TL_BLUR_COLUMN_TAP(t) (tmp + ((gsize) CLAMP (y + (t), 0, h - 1) * w + x) * 4)
+        TL_BLUR_TAPS (TL_BLUR_COLUMN_TAP);
+#undef TL_BLUR_COLUMN_TAP
         memcpy (pixels->out + ((gsize) y * w + x) * 4, sum, sizeof (sum));
       }
 }
@@ -155,6 +178,21 @@ tl_filter_convolve_tile_size (TlRun          *run,
   return tl_run_local_fits (run, kernel, pixels * 4 * sizeof (gfloat));
 }
 
+/* KERNEL_NAME for sums of RADIUS taps either side: from the "pairs"
+ * variant of the program from TL_CONVOLVE_PAIRED_RADIUS up, as the C
+ * reference sums.
+ */
+static cl_kernel
+tl_filter_convolve_kernel (TlRun        *run,
+                           const gchar  *kernel_name,
+                           gint          radius,
+                           GError      **error)
+{
+  return tl_run_get_kernel_variant (run, kernel_name,
+                                    radius >= TL_CONVOLVE_PAIRED_RADIUS ?
+                                    "pairs" : NULL, error);
+}
+
 /* KERNEL_NAME's kernel (with FALLBACK_NAME's where the tile does not
  * fit; NULL: no fallback, *KERNEL stays NULL) and its (weights, radius,
  * tile) arguments, 4 to 6, set.  FALSE on error.
@@ -172,7 +210,7 @@ tl_filter_convolve_pass (TlRun          *run,
   gsize  tile;
   cl_int r = radius;
 
-  *kernel = tl_run_get_kernel (run, kernel_name, error);
+  *kernel = tl_filter_convolve_kernel (run, kernel_name, radius, error);
   if (*kernel == NULL)
     return FALSE;
   tile = tl_filter_convolve_tile_size (run, *kernel, radius, pass);
@@ -181,7 +219,7 @@ tl_filter_convolve_pass (TlRun          *run,
       *kernel = NULL;
       if (fallback_name == NULL)
         return TRUE;
-      *kernel = tl_run_get_kernel (run, fallback_name, error);
+      *kernel = tl_filter_convolve_kernel (run, fallback_name, radius, error);
       if (*kernel == NULL)
         return FALSE;
     }

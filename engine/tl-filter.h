@@ -160,8 +160,12 @@ void                  tl_filter_reference        (const TlFilter  *filter,
                                                   const TlPixels  *pixels);
 
 /* Separable convolution with clamp-to-edge borders (tl-filter-blur.c):
- * the blurs give their weights, 2 radius + 1 of them.
+ * the blurs give their weights, 2 radius + 1 of them, symmetric.  From
+ * TL_CONVOLVE_PAIRED_RADIUS up the sums take the taps in pairs (the
+ * kernels' "pairs" program variant, kernels/blur.cl).
  */
+#define TL_CONVOLVE_PAIRED_RADIUS 6
+
 void                  tl_filter_convolve_reference (const gfloat        *weights,
                                                     gint                 radius,
                                                     const TlFloatPixels *pixels);

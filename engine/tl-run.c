@@ -132,23 +132,45 @@ tl_run_get_kernel (TlRun       *run,
                    const gchar *kernel_name,
                    GError     **error)
 {
+  return tl_run_get_kernel_variant (run, kernel_name, NULL, error);
+}
+
+/* KERNEL_NAME as tl_run_get_kernel () finds it, from its program built
+ * with one more variant token EXTRA (NULL: none), which the kernels'
+ * source defines: "blur:tl_convolve_2d@u8+trc+pairs".
+ */
+cl_kernel
+tl_run_get_kernel_variant (TlRun       *run,
+                           const gchar *kernel_name,
+                           const gchar *extra,
+                           GError     **error)
+{
   g_auto(GStrv)     name    = NULL;
   g_auto(GStrv)     file    = NULL;
   g_autofree gchar *program = NULL;
 
   if (run->filter == NULL ||
       g_strv_contains ((const gchar *const *) run->filter->kernels, kernel_name))
-    return tl_context_get_kernel (run->context, run->program, kernel_name,
-                                  error);
+    program = g_strdup (run->program);
+  else
+    {
+      /* A kernel the filter only falls back on (the blurs' untiled
+       * passes, for tiles too big for local memory) is built on first
+       * use, in a program of its own: "blur:tl_convolve_h@u8+trc".
+       */
+      name    = g_strsplit (run->program, "@", 2);
+      file    = g_strsplit (name[0], ":", 2);
+      program = g_strconcat (file[0], ":", kernel_name, name[1] ? "@" : "",
+                             name[1] ? name[1] : "", NULL);
+    }
+  if (extra)
+    {
+      gchar *with = g_strconcat (program, strchr (program, '@') ? "+" : "@",
+                                 extra, NULL);
 
-  /* A kernel the filter only falls back on (the blurs' untiled passes,
-   * for tiles too big for local memory) is built on first use, in a
-   * program of its own: "blur:tl_convolve_h@u8+trc".
-   */
-  name    = g_strsplit (run->program, "@", 2);
-  file    = g_strsplit (name[0], ":", 2);
-  program = g_strconcat (file[0], ":", kernel_name, name[1] ? "@" : "",
-                         name[1] ? name[1] : "", NULL);
+      g_free (program);
+      program = with;
+    }
   return tl_context_get_kernel (run->context, program, kernel_name, error);
 }
 

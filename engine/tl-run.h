@@ -102,6 +102,10 @@ cl_mem            tl_run_new_scratch     (TlRun           *run,
 cl_kernel         tl_run_get_kernel      (TlRun           *run,
                                           const gchar     *kernel_name,
                                           GError         **error);
+cl_kernel         tl_run_get_kernel_variant (TlRun         *run,
+                                             const gchar   *kernel_name,
+                                             const gchar   *extra,
+                                             GError       **error);
 gsize             tl_run_local_fits      (TlRun           *run,
                                           cl_kernel        kernel,
                                           gsize            bytes);
