@@ -162,7 +162,7 @@ tl_convolve_h_sums (global const tl_pixel *in,
 
   for (int x = origin.x; x < end; x++)
     {
-      float4 sum = 0.0f;
+      float4 sum;
 
       if (tiled)
         {
@@ -227,7 +227,7 @@ tl_convolve_vertical (global const float4 *in,
                       local float4        *tile)
 {
   int    cols = get_local_size (0) * d->pixels_per_item;
-  float4 sum  = 0.0f;
+  float4 sum;
 
   if (tiled)
     return tl_convolve_local (tile + get_local_id (1) * cols +
