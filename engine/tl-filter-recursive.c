@@ -15,7 +15,9 @@
  * arithmetic whatever the dispatch; the C reference below does the
  * same operations in the same order, and the OpenCL path (kernels/blur.cl,
  * tl_recursive_*) equals it bit for bit.  Against the exact convolution it
- * is an approximation, measured in the README.
+ * is an approximation, measured in the README.  In 8-bit storage the
+ * values between the sweeps are halves (tl_filter_scratch_half ()), here
+ * as in the kernels.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -105,32 +107,46 @@ tl_recursive_step (const gdouble *coef,
   return coef[0] * (gdouble) x + coef[3] * s3 + coef[2] * s2 + coef[1] * s1;
 }
 
+/* V as the scratch image keeps it: a half where HALF says so. */
+static inline gfloat
+tl_recursive_keep (gfloat   v,
+                   gboolean half)
+{
+  return half ? tl_codec_half_to_float (tl_codec_half_from_float (v)) : v;
+}
+
 /* One line of LENGTH values, STEP floats apart (4 channels each), in
  * place: forward, then backward from the clamp-to-edge continuation.
  * The kernels repeat these operations in this order; the newest state
- * comes last, so the sums of older ones are ready before it is.
+ * comes last, so the sums of older ones are ready before it is.  With
+ * HALF every value read and written is a half, as the kernels' scratch
+ * image holds it.
  */
 static void
 tl_recursive_line (const gdouble *coef,
                    const gfloat  *in,
                    gfloat        *out,
                    gsize          step,
-                   gint           length)
+                   gint           length,
+                   gboolean       half)
 {
   gint c, n;
 
   for (c = 0; c < 4; c++)
     {
-      gdouble u  = in[(gsize) (length - 1) * step + c];
-      gdouble w1 = in[c], w2 = w1, w3 = w1;
+      gdouble u  = tl_recursive_keep (in[(gsize) (length - 1) * step + c],
+                                      half);
+      gdouble w1 = tl_recursive_keep (in[c], half), w2 = w1, w3 = w1;
       gdouble d0, d1, d2, y1, y2, y3;
 
       for (n = 0; n < length; n++)
         {
-          gdouble w = tl_recursive_step (coef, in[(gsize) n * step + c],
+          gdouble w = tl_recursive_step (coef,
+                                         tl_recursive_keep (in[(gsize) n * step + c],
+                                                            half),
                                          w1, w2, w3);
 
-          out[(gsize) n * step + c] = (gfloat) w;
+          out[(gsize) n * step + c] = tl_recursive_keep ((gfloat) w, half);
           w3 = w2;
           w2 = w1;
           w1 = w;
@@ -148,7 +164,7 @@ tl_recursive_line (const gdouble *coef,
           gdouble y = tl_recursive_step (coef, out[(gsize) n * step + c],
                                          y1, y2, y3);
 
-          out[(gsize) n * step + c] = (gfloat) y;
+          out[(gsize) n * step + c] = tl_recursive_keep ((gfloat) y, half);
           y3 = y2;
           y2 = y1;
           y1 = y;
@@ -168,10 +184,12 @@ tl_filter_recursive_reference (gdouble              std_dev,
   tl_recursive_coefficients (std_dev, coef);
   for (y = 0; y < h; y++)
     tl_recursive_line (coef, pixels->in + (gsize) y * w * 4,
-                       pixels->out + (gsize) y * w * 4, 4, w);
+                       pixels->out + (gsize) y * w * 4, 4, w,
+                       pixels->scratch_half);
   for (x = 0; x < w; x++)
     tl_recursive_line (coef, pixels->out + (gsize) x * 4,
-                       pixels->out + (gsize) x * 4, (gsize) w * 4, h);
+                       pixels->out + (gsize) x * 4, (gsize) w * 4, h,
+                       pixels->scratch_half);
 }
 
 /* Whether CONTEXT's device computes in double precision. */
@@ -257,12 +275,29 @@ tl_recursive_items_per_channel (TlContext  *context,
   return TRUE;
 }
 
+/* The scratch image for the run: working floats, or halves for 8-bit
+ * storage (kernels/blur.cl, TL_SCRATCH_HALF).
+ */
+static cl_mem
+tl_recursive_new_scratch (TlRun   *run,
+                          GError **error)
+{
+  const TlPixels *pixels = tl_run_get_pixels (run);
+  gsize           value  = tl_filter_scratch_half (pixels->codec) ?
+                           sizeof (guint16) : sizeof (gfloat);
+
+  return tl_run_new_buffer (run, CL_MEM_READ_WRITE,
+                            (gsize) pixels->width * pixels->height * 4 * value,
+                            NULL, error);
+}
+
 /* Rows, then columns, from the run's input through the scratch image
- * TMP of working floats, into the run's output (TO_STORAGE) or into TMP.
+ * TMP, into the run's output (TO_STORAGE) or into TMP.
  * An item a line decodes the storage itself, its four channels as
  * vectors, and encodes it in the column pass into the output; items a
- * channel work on floats only, and narrow storage gets a pass of its own
- * each way, since four items of a pixel cannot encode it alone.
+ * channel work on the scratch image only, and narrow storage gets a pass
+ * of its own each way, since four items of a pixel cannot encode it
+ * alone.
  */
 static gboolean
 tl_recursive_passes (TlRun     *run,
@@ -315,14 +350,14 @@ tl_filter_recursive_cl (TlRun    *run,
                         gdouble   std_dev,
                         GError  **error)
 {
-  cl_mem tmp = tl_run_new_scratch (run, error);
+  cl_mem tmp = tl_recursive_new_scratch (run, error);
 
   return tmp != NULL && tl_recursive_passes (run, std_dev, tmp, TRUE, error);
 }
 
 /* The recursive Gaussian of the run's input into *BLURRED, a scratch
- * image of working floats the run keeps: for a filter that needs the
- * blur beside its input (unsharp-mask).
+ * image the run keeps (working floats, or halves as above): for a filter
+ * that needs the blur beside its input (unsharp-mask).
  */
 gboolean
 tl_filter_recursive_blur_cl (TlRun    *run,
@@ -330,7 +365,7 @@ tl_filter_recursive_blur_cl (TlRun    *run,
                              cl_mem   *blurred,
                              GError  **error)
 {
-  *blurred = tl_run_new_scratch (run, error);
+  *blurred = tl_recursive_new_scratch (run, error);
 
   return (*blurred != NULL &&
           tl_recursive_passes (run, std_dev, *blurred, FALSE, error));

@@ -326,6 +326,17 @@ tl_filter_auto_pixels_per_item (const TlFilter *filter,
                         TL_FILTER_CPU_FLOAT_PIXELS_PER_ITEM;
 }
 
+/* Whether pixels stored as CODEC says keep a filter's intermediate
+ * images in half precision rather than floats: 8-bit codes, whose
+ * intervals are at least 8 times wider than a half's rounding
+ * (kernels/blur.cl, TL_SCRATCH_HALF).
+ */
+gboolean
+tl_filter_scratch_half (const TlCodec *codec)
+{
+  return codec != NULL && tl_codec_get_storage (codec) == TL_STORAGE_U8;
+}
+
 void
 tl_filter_reference (const TlFilter *filter,
                      const TlValue  *values,
@@ -338,10 +349,11 @@ tl_filter_reference (const TlFilter *filter,
 
   g_return_if_fail (filter != NULL && values != NULL && pixels != NULL);
 
-  floats.width  = pixels->width;
-  floats.height = pixels->height;
-  floats.x      = pixels->x;
-  floats.y      = pixels->y;
+  floats.width        = pixels->width;
+  floats.height       = pixels->height;
+  floats.x            = pixels->x;
+  floats.y            = pixels->y;
+  floats.scratch_half = tl_filter_scratch_half (pixels->codec);
   if (pixels->codec == NULL ||
       tl_codec_get_storage (pixels->codec) == TL_STORAGE_FLOAT)
     {

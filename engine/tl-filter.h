@@ -79,6 +79,9 @@ typedef struct
   const gfloat *in;
   gfloat       *out;
   gint          x, y;           /* as in TlPixels */
+  gboolean      scratch_half;   /* intermediate images in half precision,
+                                 * as the kernels keep them for this
+                                 * storage (tl_filter_scratch_half ()) */
 } TlFloatPixels;
 
 /* Timing of the OpenCL work of one run, from event profiling. */
@@ -131,6 +134,7 @@ struct _TlFilter
 const TlFilter *const *tl_filter_list            (guint           *n_filters);
 const TlFilter       *tl_filter_lookup           (const gchar     *name,
                                                   GError         **error);
+gboolean              tl_filter_scratch_half     (const TlCodec   *codec);
 const TlParamSpec    *tl_filter_find_param       (const TlFilter  *filter,
                                                   const gchar     *name,
                                                   guint           *index);

@@ -515,11 +515,11 @@ tl_unsharp_2d (global const tl_pixel *source,
  *
  * The channels never mix, so the same bits come from two layouts: on a
  * CPU one item filters a line's four channels as vectors (rows from the
- * storage into a scratch image of working floats, then columns from it
- * into the storage, four neighbouring columns an item); on a GPU, where
- * an image's thousands of lines leave most of the chip idle, one item
- * filters one channel, over working floats only, between a decoding and
- * an encoding pass for narrow storage.
+ * storage into a scratch image, then columns from it into the storage,
+ * four neighbouring columns an item); on a GPU, where an image's
+ * thousands of lines leave most of the chip idle, one item filters one
+ * channel, over the scratch image only, between a decoding and an
+ * encoding pass for narrow storage.
  */
 #if defined (cl_khr_fp64) && \
     (! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_recursive_rows) || \
@@ -527,6 +527,62 @@ tl_unsharp_2d (global const tl_pixel *source,
      defined (TL_KERNEL_tl_recursive_lines) || \
      defined (TL_KERNEL_tl_recursive_channels))
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+
+/* 8-bit storage keeps the working values between the sweeps in half
+ * precision (TL_SCRATCH_HALF): an 8-bit code's interval is at least 8
+ * times wider than a half's rounding (2^-11 of the value), so at most one
+ * code changes where float kept it, and the scratch image's traffic
+ * halves.  Every value written between the sweeps is rounded to half,
+ * the decoded input and the last sweep's results too, in both layouts
+ * and in the C reference (TlFloatPixels.scratch_half), so they give the
+ * same bits.  Other storage keeps floats.
+ */
+#if TL_STORE == TL_STORE_U8
+#define TL_SCRATCH_HALF 1
+#define tl_scratch      half
+#define TL_SCRATCH_LOAD(p, i)      vload_half4 ((i), (p))
+#define TL_SCRATCH_STORE(p, i, v)  vstore_half4_rte ((v), (i), (p))
+#define TL_SCRATCH_LOAD4(p, i)     vload_half16 (0, (p) + (size_t) (i) * 4)
+#define TL_SCRATCH_STORE4(p, i, v) vstore_half16_rte ((v), 0, (p) + (size_t) (i) * 4)
+#define TL_SCRATCH_CHANNEL(p, i)   vload_half (0, (p) + (size_t) (i) * 4 + channel)
+#define TL_SCRATCH_STORE_CHANNEL(p, i, v)                               \
+  vstore_half_rte ((v), 0, (p) + (size_t) (i) * 4 + channel)
+#else
+#define TL_SCRATCH_HALF 0
+#define tl_scratch      float
+#define TL_SCRATCH_LOAD(p, i)      vload4 ((i), (p))
+#define TL_SCRATCH_STORE(p, i, v)  vstore4 ((v), (i), (p))
+#define TL_SCRATCH_LOAD4(p, i)     vload16 (0, (p) + (size_t) (i) * 4)
+#define TL_SCRATCH_STORE4(p, i, v) vstore16 ((v), 0, (p) + (size_t) (i) * 4)
+/* The pixel found first, so that the float's index (four times the
+ * pixel's) never overflows an int on layers of 2^29 pixels and more.
+ */
+#define TL_SCRATCH_CHANNEL(p, i)                                        \
+  ((global const float *) ((global const float4 *) (p) + (i)))[channel]
+#define TL_SCRATCH_STORE_CHANNEL(p, i, v)                               \
+  (((global float *) ((global float4 *) (p) + (i)))[channel] = (v))
+#endif
+
+/* V as the scratch image would keep it. */
+inline float4
+tl_scratch_round (float4 v)
+{
+#if TL_SCRATCH_HALF
+  ushort4 bits;
+
+  vstore_half4_rte (v, 0, (half *) &bits);
+  return vload_half4 (0, (const half *) &bits);
+#else
+  return v;
+#endif
+}
+
+#if defined (cl_khr_fp64) && \
+    (! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_recursive_rows) || \
+     defined (TL_KERNEL_tl_recursive_columns) || \
+     defined (TL_KERNEL_tl_recursive_lines) || \
+     defined (TL_KERNEL_tl_recursive_channels))
 
 /* Loads at a time: they do not depend on the recursion, so all of them
  * are in flight together, where one load a step would leave the few
@@ -675,27 +731,28 @@ tl_unsharp_2d (global const tl_pixel *source,
     }                                                                   \
   while (0)
 
-#define TL_RECURSIVE_LOAD_STORAGE(i)     tl_load (in, (i), codec)
-#define TL_RECURSIVE_SCRATCH(i)          scratch[i]
-#define TL_RECURSIVE_KEEP_SCRATCH(i, v)  (scratch[i] = (v))
-#define TL_RECURSIVE_STORE_STORAGE(i, v) tl_store (out, (i), (v), codec)
-#define TL_RECURSIVE_SCRATCH4(i)         vload16 (0, (global const float *) (scratch + (i)))
-#define TL_RECURSIVE_KEEP_SCRATCH4(i, v) vstore16 ((v), 0, (global float *) (scratch + (i)))
+#define TL_RECURSIVE_LOAD_STORAGE(i)     tl_scratch_round (tl_load (in, (i), codec))
+#define TL_RECURSIVE_SCRATCH(i)          TL_SCRATCH_LOAD (scratch, i)
+#define TL_RECURSIVE_KEEP_SCRATCH(i, v)  TL_SCRATCH_STORE (scratch, i, v)
+#define TL_RECURSIVE_STORE_STORAGE(i, v)                                \
+  tl_store (out, (i), tl_scratch_round (v), codec)
+#define TL_RECURSIVE_SCRATCH4(i)         TL_SCRATCH_LOAD4 (scratch, i)
+#define TL_RECURSIVE_KEEP_SCRATCH4(i, v) TL_SCRATCH_STORE4 (scratch, i, v)
 #define TL_RECURSIVE_STORE_STORAGE4(i, v)                                \
   do                                                                    \
     {                                                                   \
       float16 four_ = (v);                                              \
                                                                         \
-      tl_store (out, (i), four_.s0123, codec);                          \
-      tl_store (out, (i) + 1, four_.s4567, codec);                      \
-      tl_store (out, (i) + 2, four_.s89ab, codec);                      \
-      tl_store (out, (i) + 3, four_.scdef, codec);                      \
+      TL_RECURSIVE_STORE_STORAGE ((i), four_.s0123);                    \
+      TL_RECURSIVE_STORE_STORAGE ((i) + 1, four_.s4567);                \
+      TL_RECURSIVE_STORE_STORAGE ((i) + 2, four_.s89ab);                \
+      TL_RECURSIVE_STORE_STORAGE ((i) + 3, four_.scdef);                \
     }                                                                   \
   while (0)
 
 kernel void
 tl_recursive_rows (global const tl_pixel *in,
-                   global float4         *scratch,
+                   global tl_scratch     *scratch,
                    TlDispatch             d,
                    global const float    *codec,
                    constant double       *coef,
@@ -709,7 +766,7 @@ tl_recursive_rows (global const tl_pixel *in,
 
 /* Four columns an item, from the scratch image into the storage. */
 kernel void
-tl_recursive_columns (global float4      *scratch,
+tl_recursive_columns (global tl_scratch   *scratch,
                       global tl_pixel    *out,
                       TlDispatch          d,
                       global const float *codec,
@@ -725,19 +782,19 @@ tl_recursive_columns (global float4      *scratch,
                         TL_RECURSIVE_STORE_STORAGE4);
 }
 
-#define TL_RECURSIVE_LOAD_FLOATS(i)   in[i]
-#define TL_RECURSIVE_OUT(i)           out[i]
-#define TL_RECURSIVE_STORE_OUT(i, v)  (out[i] = (v))
-#define TL_RECURSIVE_LOAD_FLOATS4(i)  vload16 (0, (global const float *) (in + (i)))
-#define TL_RECURSIVE_OUT4(i)          vload16 (0, (global const float *) (out + (i)))
-#define TL_RECURSIVE_STORE_OUT4(i, v) vstore16 ((v), 0, (global float *) (out + (i)))
+#define TL_RECURSIVE_LOAD_FLOATS(i)   TL_SCRATCH_LOAD (in, i)
+#define TL_RECURSIVE_OUT(i)           TL_SCRATCH_LOAD (out, i)
+#define TL_RECURSIVE_STORE_OUT(i, v)  TL_SCRATCH_STORE (out, i, v)
+#define TL_RECURSIVE_LOAD_FLOATS4(i)  TL_SCRATCH_LOAD4 (in, i)
+#define TL_RECURSIVE_OUT4(i)          TL_SCRATCH_LOAD4 (out, i)
+#define TL_RECURSIVE_STORE_OUT4(i, v) TL_SCRATCH_STORE4 (out, i, v)
 
-/* Four columns an item over working floats, for a blur that stays in
- * them (unsharp-mask's): IN may be OUT.
+/* Four columns an item over the scratch image, for a blur that stays
+ * there (unsharp-mask's): IN may be OUT.
  */
 kernel void
-tl_recursive_lines (global const float4 *in,
-                    global float4       *out,
+tl_recursive_lines (global const tl_scratch *in,
+                    global tl_scratch       *out,
                     TlDispatch           d,
                     global const float  *codec,
                     constant double     *coef,
@@ -751,22 +808,18 @@ tl_recursive_lines (global const float4 *in,
                         TL_RECURSIVE_STORE_OUT4, TL_RECURSIVE_STORE_OUT4);
 }
 
-/* Channel CHANNEL of pixel I: the pixel found first, so that the float's
- * index (four times the pixel's) never overflows an int on layers of
- * 2^29 pixels and more.
- */
-#define TL_RECURSIVE_LOAD_CHANNEL(i)                                     \
-  ((global const float *) ((global const float4 *) in + (i)))[channel]
-#define TL_RECURSIVE_OUT_CHANNEL(i)                                      \
-  ((global float *) ((global float4 *) out + (i)))[channel]
-#define TL_RECURSIVE_STORE_CHANNEL(i, v)  (TL_RECURSIVE_OUT_CHANNEL (i) = (v))
+/* Channel CHANNEL of pixel I. */
+#define TL_RECURSIVE_LOAD_CHANNEL(i)      TL_SCRATCH_CHANNEL (in, i)
+#define TL_RECURSIVE_OUT_CHANNEL(i)       TL_SCRATCH_CHANNEL (out, i)
+#define TL_RECURSIVE_STORE_CHANNEL(i, v)  TL_SCRATCH_STORE_CHANNEL (out, i, v)
 
 /* A channel of a line an item, four items a line (D counts items), over
- * working floats: IN may be OUT.
+ * the scratch image (float storage: from the storage itself): IN may be
+ * OUT.
  */
 kernel void
-tl_recursive_channels (global const float *in,
-                       global float       *out,
+tl_recursive_channels (global const tl_scratch *in,
+                       global tl_scratch       *out,
                        TlDispatch          d,
                        global const float *codec,
                        constant double    *coef,
@@ -787,8 +840,9 @@ tl_recursive_channels (global const float *in,
 }
 #endif
 
-/* Narrow storage to working floats and back around the channel-items'
- * passes, under the filter's plan: this item's pixels of one row.
+/* Narrow storage to the scratch image and back around the
+ * channel-items' passes, under the filter's plan: this item's pixels of
+ * one row.
  */
 #define TL_RECURSIVE_CONVERT(STATEMENT)                                  \
   do                                                                    \
@@ -807,27 +861,27 @@ tl_recursive_channels (global const float *in,
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_recursive_decode)
 kernel void
 tl_recursive_decode (global const tl_pixel *in,
-                     global float4         *out,
+                     global tl_scratch     *out,
                      TlDispatch             d,
                      global const float    *codec)
 {
-  TL_RECURSIVE_CONVERT (out[i] = tl_load (in, i, codec));
+  TL_RECURSIVE_CONVERT (TL_SCRATCH_STORE (out, i, tl_load (in, i, codec)));
 }
 #endif
 
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_recursive_store)
 kernel void
-tl_recursive_store (global const float4 *in,
-                    global tl_pixel     *out,
-                    TlDispatch           d,
-                    global const float  *codec)
+tl_recursive_store (global const tl_scratch *in,
+                    global tl_pixel          *out,
+                    TlDispatch                d,
+                    global const float       *codec)
 {
-  TL_RECURSIVE_CONVERT (tl_store (out, i, in[i], codec));
+  TL_RECURSIVE_CONVERT (tl_store (out, i, TL_SCRATCH_LOAD (in, i), codec));
 }
 #endif
 
 /* unsharp-mask from its recursive blur: the layer IN sharpened by
- * BLURRED, working floats, into OUT, under the plan.
+ * BLURRED, the scratch image, into OUT, under the plan.
  */
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_unsharp_combine)
 kernel void
@@ -835,12 +889,13 @@ tl_unsharp_combine (global const tl_pixel *in,
                     global tl_pixel       *out,
                     TlDispatch             d,
                     global const float    *codec,
-                    global const float4   *blurred,
+                    global const tl_scratch *blurred,
                     float                  scale)
 {
   TL_RECURSIVE_CONVERT (tl_store (out, i,
                                   tl_unsharp_pixel (tl_load (in, i, codec),
-                                                    blurred[i], scale),
+                                                    TL_SCRATCH_LOAD (blurred, i),
+                                                    scale),
                                   codec));
 }
 #endif
