@@ -551,8 +551,8 @@ tl_unsharp_2d (global const tl_pixel *source,
 #else
 #define TL_SCRATCH_HALF 0
 #define tl_scratch      float
-#define TL_SCRATCH_LOAD(p, i)      vload4 ((i), (p))
-#define TL_SCRATCH_STORE(p, i, v)  vstore4 ((v), (i), (p))
+#define TL_SCRATCH_LOAD(p, i)      (((global const float4 *) (p))[i])
+#define TL_SCRATCH_STORE(p, i, v)  (((global float4 *) (p))[i] = (v))
 #define TL_SCRATCH_LOAD4(p, i)     vload16 (0, (p) + (size_t) (i) * 4)
 #define TL_SCRATCH_STORE4(p, i, v) vstore16 ((v), 0, (p) + (size_t) (i) * 4)
 /* The pixel found first, so that the float's index (four times the
