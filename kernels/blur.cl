@@ -520,16 +520,8 @@ tl_unsharp_2d (global const tl_pixel *source,
  * thousands of lines leave most of the chip idle, one item filters one
  * channel, over the scratch image only, between a decoding and an
  * encoding pass for narrow storage.
- */
-#if defined (cl_khr_fp64) && \
-    (! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_recursive_rows) || \
-     defined (TL_KERNEL_tl_recursive_columns) || \
-     defined (TL_KERNEL_tl_recursive_lines) || \
-     defined (TL_KERNEL_tl_recursive_channels))
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#endif
-
-/* 8-bit storage keeps the working values between the sweeps in half
+ *
+ * 8-bit storage keeps the working values between the sweeps in half
  * precision (TL_SCRATCH_HALF): an 8-bit code's interval is at least 8
  * times wider than a half's rounding (2^-11 of the value), so at most one
  * code changes where float kept it, and the scratch image's traffic
@@ -583,6 +575,7 @@ tl_scratch_round (float4 v)
      defined (TL_KERNEL_tl_recursive_columns) || \
      defined (TL_KERNEL_tl_recursive_lines) || \
      defined (TL_KERNEL_tl_recursive_channels))
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
 /* Loads at a time: they do not depend on the recursion, so all of them
  * are in flight together, where one load a step would leave the few
