@@ -199,8 +199,8 @@ tl_area_pixelize_blocks (gint length,
   return (length + anchor + size - 1) / size;
 }
 
-/* Three passes (kernels/area.cl): row parts' sums and block means as
- * line passes, then every pixel under the plan.
+/* Three passes (kernels/area.cl): row parts' sums and block means (in
+ * the storage) as line passes, then every pixel under the plan.
  */
 static gboolean
 tl_area_pixelize_cl (TlRun         *run,
@@ -227,8 +227,9 @@ tl_area_pixelize_cl (TlRun         *run,
                             (gsize) blocks_x * h * 4 * sizeof (gfloat), NULL,
                             error);
   mean_buffer = sums ? tl_run_new_buffer (run, CL_MEM_READ_WRITE,
-                                          (gsize) blocks_x * blocks_y * 4 *
-                                          sizeof (gfloat), NULL, error) : NULL;
+                                          (gsize) blocks_x * blocks_y *
+                                          tl_run_pixel_size (run), NULL,
+                                          error) : NULL;
   if (mean_buffer == NULL)
     return FALSE;
 

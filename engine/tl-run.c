@@ -490,11 +490,26 @@ tl_run_event_ms (cl_event        first,
 }
 
 static gsize
+tl_run_storage_pixel_size (const TlPixels *pixels)
+{
+  return pixels->codec ? tl_codec_get_pixel_size (pixels->codec) :
+                         4 * sizeof (gfloat);
+}
+
+/* Bytes of one pixel in the run's storage. */
+gsize
+tl_run_pixel_size (TlRun *run)
+{
+  g_return_val_if_fail (run != NULL, 0);
+
+  return tl_run_storage_pixel_size (run->pixels);
+}
+
+static gsize
 tl_run_buffer_size (const TlPixels *pixels)
 {
   return (gsize) pixels->width * pixels->height *
-         (pixels->codec ? tl_codec_get_pixel_size (pixels->codec) :
-                          4 * sizeof (gfloat));
+         tl_run_storage_pixel_size (pixels);
 }
 
 /* Whether RUN's device works on PIXELS where they lie: a CPU's kernels

@@ -72,9 +72,11 @@ tl_area_sobel (global const tl_pixel *in,
  * aligned to the region's origin by ANCHOR and cut at its edges.  Three
  * passes, so the layer is read once and written once whatever the size:
  * the sum of each block's part of each row (one work-item a part), the
- * mean of each block from its rows' sums (one work-item a block), then
- * each pixel its block's mean under the plan's dispatch.  The sums run
- * in the order of the C reference (engine/tl-filter-area.c).
+ * mean of each block from its rows' sums, encoded into the storage (one
+ * work-item a block), then each pixel a copy of its block's stored mean
+ * under the plan's dispatch: every pixel of a block encodes the same
+ * mean, so encoding it once gives the same bits.  The sums run in the
+ * order of the C reference (engine/tl-filter-area.c).
  */
 
 /* The first pixel of block BLOCK (from the grid's corner) along a line
@@ -122,7 +124,7 @@ tl_pixelize_rows (global const tl_pixel *in,
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_pixelize_means)
 kernel void
 tl_pixelize_means (global const float4 *sums,
-                   global float4       *means,
+                   global tl_pixel     *means,
                    TlDispatch           d,
                    global const float  *codec,
                    int                  size,
@@ -145,14 +147,15 @@ tl_pixelize_means (global const float4 *sums,
   rows = tl_pixelize_span (by, size, anchor_y, height);
   for (int v = rows.x; v < rows.y; v++)
     sum += sums[v * blocks_x + bx];
-  means[line] = sum / (float) ((rows.y - rows.x) * (cols.y - cols.x));
+  tl_store (means, line, sum / (float) ((rows.y - rows.x) * (cols.y - cols.x)),
+            codec);
 }
 #endif
 
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_area_pixelize)
 kernel void
-tl_area_pixelize (global const float4 *means,
-                  global tl_pixel     *out,
+tl_area_pixelize (global const tl_pixel *means,
+                  global tl_pixel       *out,
                   TlDispatch           d,
                   global const float  *codec,
                   int                  size,
@@ -162,8 +165,7 @@ tl_area_pixelize (global const float4 *means,
 {
   int2   origin = tl_item_origin (&d);
   int    end    = min (origin.x + d.pixels_per_item, d.width);
-  int    bx, next;
-  global const float4 *row;
+  int    bx, next, row;
 
   if (origin.y >= d.height || origin.x >= d.width)
     return;
@@ -171,7 +173,7 @@ tl_area_pixelize (global const float4 *means,
   /* One division an item; then the block steps along. */
   bx   = (origin.x + anchor_x) / size;
   next = (bx + 1) * size - anchor_x;
-  row  = means + ((origin.y + anchor_y) / size) * blocks_x;
+  row  = ((origin.y + anchor_y) / size) * blocks_x;
   for (int x = origin.x; x < end; x++)
     {
       if (x >= next)
@@ -179,7 +181,7 @@ tl_area_pixelize (global const float4 *means,
           bx++;
           next += size;
         }
-      tl_store (out, origin.y * d.stride + x, row[bx], codec);
+      tl_copy (out, origin.y * d.stride + x, means, row + bx);
     }
 }
 #endif

@@ -189,6 +189,20 @@ tl_store (global tl_pixel    *p,
 #endif
 }
 
+/* Stored pixel J of SRC into pixel I of DST, its bits unchanged. */
+inline void
+tl_copy (global tl_pixel       *dst,
+         int                    i,
+         global const tl_pixel *src,
+         int                    j)
+{
+#if TL_STORE == TL_STORE_HALF
+  ((global ushort4 *) dst)[i] = ((global const ushort4 *) src)[j];
+#else
+  dst[i] = src[j];
+#endif
+}
+
 /* Four pixels from I, a multiple of 4: 8-bit storage moves them in one
  * 16-byte access and 16-bit storage in two, where a pixel at a time
  * would take four narrow ones.  Decoded and encoded as tl_load () and

@@ -135,6 +135,10 @@ static const FilterCase filter_cases[] =
     "Y' u16" },
   { "edge-sobel", { NULL }, "coffee.png", 1.0, FALSE, "R'G'B'A u8" },
   { "pixelize", { "size=7", NULL }, "logo.png", 1.0, FALSE, "R'G'B'A u8" },
+  /* The spread copies each block's stored mean: halves' bits too. */
+  { "pixelize", { "size=5", NULL }, "astronaut.png", 1e-3, FALSE, "RGBA half" },
+  { "pixelize", { "size=9", NULL }, "chessboard_GRAY_U16.tif", 1.0, FALSE,
+    "Y' u16" },
   { "unsharp-mask", { "std-dev=2", "scale=1.5" }, "coffee.png", 1.0, FALSE,
     "R'G'B'A u8" },
   { "unsharp-mask", { "std-dev=40", "scale=2" }, "logo.png", 0.0, FALSE,
