@@ -16,6 +16,20 @@
 #       tl_color_matrix 32 1024 32 4 0 in out dispatch:4,32,4 codec \
 #       vector:1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1 vector:0,0,0,0
 #
+# A pass over the scratch image takes `scratch` for its buffers, which
+# are working floats (halves, for 8-bit storage's recursive passes), not
+# the storage that `in` and `out` hold: the recursive Gaussian's row pass
+# of channel items in 8-bit storage at 4096x4096 (16,384 items in groups
+# of 32; the coefficients' values do not change the work):
+#
+#   SET=std-dev=8 sh build-aux/ptx-profile.sh /tmp/p gaussian-blur PHOTO \
+#       4096x4096 u8 tl_recursive_channels 512 1 32 1 0 scratch scratch \
+#       dispatch:1,32,1,16384,1 codec doubles:0.0069,2.53,-2.15,0.62,0,0,0,0,0,0,0,0,0 \
+#       int:4096 int:4096 int:1
+#
+# (the column pass: int:4096 int:1 int:4096).  Scratch buffers start as
+# zeros, which the L2 compresses, so DRAM's figures there are low.
+#
 # Writes DIR/KERNEL-details.txt (ncu --print-details all) and
 # DIR/KERNEL-sass.csv (per-instruction counters and stall samples).
 # THREADLENS names the binary (default _build/cli/threadlens); SET, filter

@@ -743,6 +743,7 @@ tl_scratch_round (float4 v)
     }                                                                   \
   while (0)
 
+#if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_recursive_rows)
 kernel void
 tl_recursive_rows (global const tl_pixel *in,
                    global tl_scratch     *scratch,
@@ -756,8 +757,10 @@ tl_recursive_rows (global const tl_pixel *in,
   TL_RECURSIVE_LINE (TL_RECURSIVE_LOAD_STORAGE, TL_RECURSIVE_SCRATCH,
                      TL_RECURSIVE_KEEP_SCRATCH, TL_RECURSIVE_KEEP_SCRATCH);
 }
+#endif
 
 /* Four columns an item, from the scratch image into the storage. */
+#if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_recursive_columns)
 kernel void
 tl_recursive_columns (global tl_scratch   *scratch,
                       global tl_pixel    *out,
@@ -774,6 +777,7 @@ tl_recursive_columns (global tl_scratch   *scratch,
                         TL_RECURSIVE_KEEP_SCRATCH4,
                         TL_RECURSIVE_STORE_STORAGE4);
 }
+#endif
 
 #define TL_RECURSIVE_LOAD_FLOATS(i)   TL_SCRATCH_LOAD (in, i)
 #define TL_RECURSIVE_OUT(i)           TL_SCRATCH_LOAD (out, i)
@@ -785,6 +789,7 @@ tl_recursive_columns (global tl_scratch   *scratch,
 /* Four columns an item over the scratch image, for a blur that stays
  * there (unsharp-mask's): IN may be OUT.
  */
+#if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_recursive_lines)
 kernel void
 tl_recursive_lines (global const tl_scratch *in,
                     global tl_scratch       *out,
@@ -800,6 +805,7 @@ tl_recursive_lines (global const tl_scratch *in,
                         TL_RECURSIVE_LOAD_FLOATS4, TL_RECURSIVE_OUT4,
                         TL_RECURSIVE_STORE_OUT4, TL_RECURSIVE_STORE_OUT4);
 }
+#endif
 
 /* Channel CHANNEL of pixel I. */
 #define TL_RECURSIVE_LOAD_CHANNEL(i)      TL_SCRATCH_CHANNEL (in, i)
@@ -810,6 +816,7 @@ tl_recursive_lines (global const tl_scratch *in,
  * the scratch image (float storage: from the storage itself): IN may be
  * OUT.
  */
+#if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_recursive_channels)
 kernel void
 tl_recursive_channels (global const tl_scratch *in,
                        global tl_scratch       *out,
@@ -831,6 +838,7 @@ tl_recursive_channels (global const tl_scratch *in,
                        TL_RECURSIVE_LOAD_CHANNEL, TL_RECURSIVE_OUT_CHANNEL,
                        TL_RECURSIVE_STORE_CHANNEL, TL_RECURSIVE_STORE_CHANNEL);
 }
+#endif
 #endif
 
 /* Narrow storage to the scratch image and back around the
