@@ -156,12 +156,12 @@ tl_pixelize_means (global const float4 *sums,
 kernel void
 tl_area_pixelize (global const tl_pixel *means,
                   global tl_pixel       *out,
-                  TlDispatch           d,
-                  global const float  *codec,
-                  int                  size,
-                  int                  anchor_x,
-                  int                  anchor_y,
-                  int                  blocks_x)
+                  TlDispatch             d,
+                  global const float    *codec,
+                  int                    size,
+                  int                    anchor_x,
+                  int                    anchor_y,
+                  int                    blocks_x)
 {
   int2   origin = tl_item_origin (&d);
   int    end    = min (origin.x + d.pixels_per_item, d.width);
