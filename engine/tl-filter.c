@@ -328,8 +328,8 @@ tl_filter_auto_pixels_per_item (const TlFilter *filter,
 
 /* Whether pixels stored as CODEC says keep a filter's intermediate
  * images in half precision rather than floats: 8-bit codes, whose
- * intervals are at least 8 times wider than a half's rounding
- * (kernels/blur.cl, TL_SCRATCH_HALF).
+ * intervals are at least 8 halves' steps wide (kernels/blur.cl,
+ * TL_SCRATCH_HALF).
  */
 gboolean
 tl_filter_scratch_half (const TlCodec *codec)

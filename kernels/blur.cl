@@ -523,9 +523,9 @@ tl_unsharp_2d (global const tl_pixel *source,
  *
  * 8-bit storage keeps the working values between the sweeps in half
  * precision (TL_SCRATCH_HALF): an 8-bit code's interval is at least 8
- * times wider than a half's rounding (2^-11 of the value), so at most one
- * code changes where float kept it, and the scratch image's traffic
- * halves.  Every value written between the sweeps is rounded to half,
+ * halves' steps wide (linear codes near 1, 1/255 against 2^-11; sRGB
+ * codes more), so at most one code changes where float kept it, and the
+ * scratch image's traffic halves.  Every value written between the sweeps is rounded to half,
  * the decoded input and the last sweep's results too, in both layouts
  * and in the C reference (TlFloatPixels.scratch_half), so they give the
  * same bits.  Other storage keeps floats.
