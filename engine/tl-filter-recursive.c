@@ -112,7 +112,7 @@ static inline gfloat
 tl_recursive_keep (gfloat   v,
                    gboolean half)
 {
-  return half ? tl_codec_half_to_float (tl_codec_half_from_float (v)) : v;
+  return half ? tl_codec_half_round (v) : v;
 }
 
 /* One line of LENGTH values, STEP floats apart (4 channels each), in

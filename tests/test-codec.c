@@ -224,6 +224,72 @@ test_half (void)
 #endif
 }
 
+/* The inline rounding to halves agrees with the two conversions, bit for
+ * bit, at every half, its float neighbours, the midpoints between halves
+ * (the ties) and theirs, and random floats.
+ */
+static gboolean
+same_float (gfloat a,
+            gfloat b)
+{
+  return memcmp (&a, &b, sizeof (a)) == 0;
+}
+
+static void
+check_half_round (gfloat value)
+{
+  gfloat ours   = tl_codec_half_round (value);
+  gfloat theirs = tl_codec_half_to_float (tl_codec_half_from_float (value));
+
+  if (isnan (value))
+    return;
+  if (! same_float (ours, theirs))
+    g_error ("%a: tl_codec_half_round () gives %a, the conversions %a",
+             value, ours, theirs);
+}
+
+static void
+test_half_round (void)
+{
+  guint32 h;
+  guint   i;
+
+  for (h = 0; h < 0x10000; h++)
+    {
+      gfloat f = tl_codec_half_to_float (h);
+      gfloat next;
+
+      if (! isfinite (f))
+        continue;
+      check_half_round (f);
+      check_half_round (nextafterf (f, INFINITY));
+      check_half_round (nextafterf (f, -INFINITY));
+      /* The tie between this half and the next one up in magnitude. */
+      next = tl_codec_half_to_float (h + 1);
+      if ((h & 0x7fff) < 0x7bff && isfinite (next))
+        {
+          gfloat tie = f + (next - f) / 2.0f;
+
+          check_half_round (tie);
+          check_half_round (nextafterf (tie, INFINITY));
+          check_half_round (nextafterf (tie, -INFINITY));
+        }
+    }
+  check_half_round (65520.0f);
+  check_half_round (nextafterf (65520.0f, 0.0f));
+  check_half_round (1e30f);
+  check_half_round (-INFINITY);
+
+  for (i = 0; i < 1000000; i++)
+    {
+      guint32 bits = g_random_int ();
+      gfloat  f;
+
+      memcpy (&f, &bits, sizeof (f));
+      check_half_round (f);
+    }
+}
+
 /* Premultiplication keeps a transparent pixel's colour, as babl does, and
  * partly transparent pixels come back within a code.
  */
@@ -405,6 +471,7 @@ main (int    argc,
       g_test_add_data_func (path, &format_cases[i], test_format);
     }
   g_test_add_func ("/codec/half", test_half);
+  g_test_add_func ("/codec/half-round", test_half_round);
   g_test_add_func ("/codec/premultiplied", test_premultiplied);
   for (i = 0; i < G_N_ELEMENTS (encode_cases); i++)
     {
