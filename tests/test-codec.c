@@ -224,10 +224,7 @@ test_half (void)
 #endif
 }
 
-/* The inline rounding to halves agrees with the two conversions, bit for
- * bit, at every half, its float neighbours, the midpoints between halves
- * (the ties) and theirs, and random floats.
- */
+/* Whether A and B are the same float, bit for bit (-0 is not 0). */
 static gboolean
 same_float (gfloat a,
             gfloat b)
@@ -248,6 +245,10 @@ check_half_round (gfloat value)
              value, ours, theirs);
 }
 
+/* The inline rounding to halves agrees with the two conversions, bit for
+ * bit, at every half, its float neighbours, the midpoints between halves
+ * (the ties) and theirs, and random floats.
+ */
 static void
 test_half_round (void)
 {
