@@ -525,10 +525,11 @@ tl_unsharp_2d (global const tl_pixel *source,
  * precision (TL_SCRATCH_HALF): an 8-bit code's interval is at least 8
  * halves' steps wide (linear codes near 1, 1/255 against 2^-11; sRGB
  * codes more), so at most one code changes where float kept it, and the
- * scratch image's traffic halves.  Every value written between the sweeps is rounded to half,
- * the decoded input and the last sweep's results too, in both layouts
- * and in the C reference (TlFloatPixels.scratch_half), so they give the
- * same bits.  Other storage keeps floats.
+ * scratch image's traffic halves.  Every value written between the
+ * sweeps is rounded to half, the decoded input and the last sweep's
+ * results too, in both layouts and in the C reference
+ * (TlFloatPixels.scratch_half), so they give the same bits.  Other
+ * storage keeps floats.
  */
 #if TL_STORE == TL_STORE_U8
 #define TL_SCRATCH_HALF 1
@@ -762,7 +763,7 @@ tl_recursive_rows (global const tl_pixel *in,
 /* Four columns an item, from the scratch image into the storage. */
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_recursive_columns)
 kernel void
-tl_recursive_columns (global tl_scratch   *scratch,
+tl_recursive_columns (global tl_scratch  *scratch,
                       global tl_pixel    *out,
                       TlDispatch          d,
                       global const float *codec,
@@ -793,12 +794,12 @@ tl_recursive_columns (global tl_scratch   *scratch,
 kernel void
 tl_recursive_lines (global const tl_scratch *in,
                     global tl_scratch       *out,
-                    TlDispatch           d,
-                    global const float  *codec,
-                    constant double     *coef,
-                    int                  length,
-                    int                  pitch,
-                    int                  step)
+                    TlDispatch               d,
+                    global const float      *codec,
+                    constant double         *coef,
+                    int                      length,
+                    int                      pitch,
+                    int                      step)
 {
   TL_RECURSIVE_COLUMNS (TL_RECURSIVE_LOAD_FLOATS, TL_RECURSIVE_OUT,
                         TL_RECURSIVE_STORE_OUT, TL_RECURSIVE_STORE_OUT,
@@ -820,12 +821,12 @@ tl_recursive_lines (global const tl_scratch *in,
 kernel void
 tl_recursive_channels (global const tl_scratch *in,
                        global tl_scratch       *out,
-                       TlDispatch          d,
-                       global const float *codec,
-                       constant double    *coef,
-                       int                 length,
-                       int                 pitch,
-                       int                 step)
+                       TlDispatch               d,
+                       global const float      *codec,
+                       constant double         *coef,
+                       int                      length,
+                       int                      pitch,
+                       int                      step)
 {
   int2 item    = tl_item_origin (&d);
   int  channel = item.x & 3;
@@ -839,7 +840,7 @@ tl_recursive_channels (global const tl_scratch *in,
                        TL_RECURSIVE_STORE_CHANNEL, TL_RECURSIVE_STORE_CHANNEL);
 }
 #endif
-#endif
+#endif /* cl_khr_fp64 and a recursive kernel */
 
 /* Narrow storage to the scratch image and back around the
  * channel-items' passes, under the filter's plan: this item's pixels of
@@ -873,9 +874,9 @@ tl_recursive_decode (global const tl_pixel *in,
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_recursive_store)
 kernel void
 tl_recursive_store (global const tl_scratch *in,
-                    global tl_pixel          *out,
-                    TlDispatch                d,
-                    global const float       *codec)
+                    global tl_pixel         *out,
+                    TlDispatch               d,
+                    global const float      *codec)
 {
   TL_RECURSIVE_CONVERT (tl_store (out, i, TL_SCRATCH_LOAD (in, i), codec));
 }
@@ -886,12 +887,12 @@ tl_recursive_store (global const tl_scratch *in,
  */
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_unsharp_combine)
 kernel void
-tl_unsharp_combine (global const tl_pixel *in,
-                    global tl_pixel       *out,
-                    TlDispatch             d,
-                    global const float    *codec,
+tl_unsharp_combine (global const tl_pixel   *in,
+                    global tl_pixel         *out,
+                    TlDispatch               d,
+                    global const float      *codec,
                     global const tl_scratch *blurred,
-                    float                  scale)
+                    float                    scale)
 {
   TL_RECURSIVE_CONVERT (tl_store (out, i,
                                   tl_unsharp_pixel (tl_load (in, i, codec),
