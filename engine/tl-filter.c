@@ -326,10 +326,11 @@ tl_filter_auto_pixels_per_item (const TlFilter *filter,
                         TL_FILTER_CPU_FLOAT_PIXELS_PER_ITEM;
 }
 
-/* Whether pixels stored as CODEC says keep a filter's intermediate
- * images in half precision rather than floats: 8-bit codes, whose
+/* Whether pixels stored as CODEC says keep the recursive Gaussian's
+ * scratch image in half precision rather than floats: 8-bit codes, whose
  * intervals are at least 8 halves' steps wide (kernels/blur.cl,
- * TL_SCRATCH_HALF).
+ * TL_SCRATCH_HALF).  The convolution's scratch image stays float: its
+ * fused pass, which must give the two passes' bits, sums in floats.
  */
 gboolean
 tl_filter_scratch_half (const TlCodec *codec)

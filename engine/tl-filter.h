@@ -79,9 +79,10 @@ typedef struct
   const gfloat *in;
   gfloat       *out;
   gint          x, y;           /* as in TlPixels */
-  gboolean      scratch_half;   /* intermediate images in half precision,
-                                 * as the kernels keep them for this
-                                 * storage (tl_filter_scratch_half ()) */
+  gboolean      scratch_half;   /* the recursive Gaussian's scratch
+                                 * image in half precision, as the
+                                 * kernels keep it for this storage
+                                 * (tl_filter_scratch_half ()) */
 } TlFloatPixels;
 
 /* Timing of the OpenCL work of one run, from event profiling. */
