@@ -100,26 +100,33 @@ tl_code_search (float                x,
 #endif
 
 #if TL_STORE == TL_STORE_U8 || TL_STORE == TL_STORE_U16
-/* Codes to the working format, and back. */
+/* Codes to the working format, and back.  TL_DECODE_CODES is
+ * tl_decode ()'s body, TABLE the codec's decoding table in either
+ * address space.
+ */
+#if TL_STORE_TRC
+#define TL_DECODE_TRC(c, table) \
+  ((float4) ((table)[(c).x], (table)[(c).y], (table)[(c).z], \
+             (float) (c).w * TL_CODE_SCALE))
+#else
+#define TL_DECODE_TRC(c, table) (convert_float4 (c) * TL_CODE_SCALE)
+#endif
+#if TL_PREMUL
+#define TL_DECODE_CODES(c, table)                                   \
+  float4 v     = TL_DECODE_TRC (c, table);                          \
+  float  alpha = v.w < TL_ALPHA_FLOOR ? TL_ALPHA_FLOOR : v.w;       \
+                                                                    \
+  v.xyz *= alpha;                                                   \
+  return v
+#else
+#define TL_DECODE_CODES(c, table) return TL_DECODE_TRC (c, table)
+#endif
+
 inline float4
 tl_decode (uint4               c,
            global const float *codec)
 {
-  float4 v;
-
-#if TL_STORE_TRC
-  v = (float4) (codec[c.x], codec[c.y], codec[c.z], (float) c.w * TL_CODE_SCALE);
-#else
-  v = convert_float4 (c) * TL_CODE_SCALE;
-#endif
-#if TL_PREMUL
-  {
-    float alpha = v.w < TL_ALPHA_FLOOR ? TL_ALPHA_FLOOR : v.w;
-
-    v.xyz *= alpha;
-  }
-#endif
-  return v;
+  TL_DECODE_CODES (c, codec);
 }
 
 inline uint4
@@ -188,6 +195,48 @@ tl_store (global tl_pixel    *p,
   p[i] = tl_convert_pixel (tl_encode (v, codec));
 #endif
 }
+
+#if TL_STORE == TL_STORE_U8
+/* 8-bit storage's four codes of a pixel as one word, red in the low
+ * byte: four pixels come in one 16-byte load and are taken apart with
+ * shifts, which NVIDIA's compiler keeps as one access.
+ */
+inline uint4
+tl_word_codes (uint word)
+{
+  return (uint4) (word & 0xffu, (word >> 8) & 0xffu, (word >> 16) & 0xffu,
+                  word >> 24);
+}
+
+/* Kernels that decode each pixel several times (edge-sobel) read the
+ * decoding table from a copy in local memory, which gathers faster than
+ * the global table.  TL_DECODE_LOCAL marks the storage where there is a
+ * table to copy; tl_codec_to_local () copies it, and every item of the
+ * group must call it (it holds the barrier).
+ */
+#if TL_STORE_TRC
+#define TL_DECODE_LOCAL 1
+#endif
+
+inline void
+tl_codec_to_local (global const float *codec,
+                   local float        *table)
+{
+  int items = (int) (get_local_size (0) * get_local_size (1));
+
+  for (int i = (int) (get_local_id (1) * get_local_size (0) + get_local_id (0));
+       i <= TL_CODE_MAX; i += items)
+    table[i] = codec[i];
+  barrier (CLK_LOCAL_MEM_FENCE);
+}
+
+inline float4
+tl_decode_local (uint4              c,
+                 local const float *table)
+{
+  TL_DECODE_CODES (c, table);
+}
+#endif
 
 /* Stored pixel J of SRC into pixel I of DST, its bits unchanged. */
 inline void

@@ -134,6 +134,13 @@ static const FilterCase filter_cases[] =
   { "box-blur", { "radius=120", NULL }, "chessboard_GRAY_U16.tif", 0.0, FALSE,
     "Y' u16" },
   { "edge-sobel", { NULL }, "coffee.png", 1.0, FALSE, "R'G'B'A u8" },
+  /* 597 and 497 columns: rows start at every alignment, so an item's
+   * runs of four pixels are loaded together on some rows and one at a
+   * time on others; linear codes decode without the table.
+   */
+  { "edge-sobel", { NULL }, "coffee.png", 1.0, FALSE, "R'G'B'A u8", 597 },
+  { "edge-sobel", { NULL }, "logo.png", 1.0, FALSE, "RGBA u8", 497 },
+  { "edge-sobel", { NULL }, "chessboard_GRAY_U16.tif", 1.0, FALSE, "Y' u16" },
   { "pixelize", { "size=7", NULL }, "logo.png", 1.0, FALSE, "R'G'B'A u8" },
   /* The spread copies each block's stored mean: halves' bits too. */
   { "pixelize", { "size=5", NULL }, "astronaut.png", 1e-3, FALSE, "RGBA half" },
