@@ -46,6 +46,7 @@ tl_context_variant_defines (const gchar  *variant,
     { "step",   "#define TL_CODE_ONE_STEP 1\n" },
     { "premul", "#define TL_PREMUL 1\n" },
     { "pairs",  "#define TL_CONVOLVE_PAIRS 1\n" },
+    { "equal",  "#define TL_CONVOLVE_EQUAL 1\n" },
   };
   g_auto(GStrv) parts = g_strsplit (variant, "+", -1);
   guint         i, j;

@@ -65,33 +65,64 @@ tl_filter_gaussian_weights (gdouble  std_dev,
   return weights;
 }
 
+/* How a convolution with WEIGHTS sums its taps: equal weights (a box)
+ * in one sum scaled once, which takes half the operations a tap; others
+ * weighted tap by tap, in pairs from TL_CONVOLVE_PAIRED_RADIUS up.
+ */
+TlConvolveOrder
+tl_filter_convolve_order (const gfloat *weights,
+                          gint          radius)
+{
+  gint t;
+
+  g_return_val_if_fail (weights != NULL && radius >= 0, TL_CONVOLVE_EACH);
+
+  for (t = 1; t <= 2 * radius; t++)
+    if (weights[t] != weights[0])
+      return radius < TL_CONVOLVE_PAIRED_RADIUS ? TL_CONVOLVE_EACH :
+                                                  TL_CONVOLVE_PAIRED;
+  return TL_CONVOLVE_EQUAL;
+}
+
 /* SUM, the four channels' sum of the taps around the centre, AT (t)
  * being the pixel t from it, in the kernels' order (TL_CONVOLVE_TAPS in
- * kernels/blur.cl): each tap weighted and added in turn from the left;
- * from TL_CONVOLVE_PAIRED_RADIUS up the centre's share, then each pair
- * of taps either side added first and weighted once by a fused
- * multiply-add.
+ * kernels/blur.cl) for ORDER: the taps added from the left, then scaled
+ * by the one weight; each tap weighted and added in turn from the left;
+ * or the centre's share, then each pair of taps either side added first
+ * and weighted once by a fused multiply-add.
  */
 #define TL_BLUR_TAPS(AT)                                                \
   do                                                                    \
     {                                                                   \
       gint t, c;                                                        \
                                                                         \
-      if (radius < TL_CONVOLVE_PAIRED_RADIUS)                           \
+      switch (order)                                                    \
         {                                                               \
+        case TL_CONVOLVE_EQUAL:                                         \
+          for (c = 0; c < 4; c++)                                       \
+            sum[c] = AT (-radius)[c];                                   \
+          for (t = -radius + 1; t <= radius; t++)                       \
+            for (c = 0; c < 4; c++)                                     \
+              sum[c] += AT (t)[c];                                      \
+          for (c = 0; c < 4; c++)                                       \
+            sum[c] *= weights[0];                                       \
+          break;                                                        \
+        case TL_CONVOLVE_EACH:                                          \
           for (c = 0; c < 4; c++)                                       \
             sum[c] = 0.0f;                                              \
           for (t = -radius; t <= radius; t++)                           \
             for (c = 0; c < 4; c++)                                     \
               sum[c] += weights[radius + t] * AT (t)[c];                \
           break;                                                        \
+        case TL_CONVOLVE_PAIRED:                                        \
+          for (c = 0; c < 4; c++)                                       \
+            sum[c] = weights[radius] * AT (0)[c];                       \
+          for (t = 1; t <= radius; t++)                                 \
+            for (c = 0; c < 4; c++)                                     \
+              sum[c] = fmaf (weights[radius + t], AT (-t)[c] + AT (t)[c], \
+                             sum[c]);                                   \
+          break;                                                        \
         }                                                               \
-      for (c = 0; c < 4; c++)                                           \
-        sum[c] = weights[radius] * AT (0)[c];                           \
-      for (t = 1; t <= radius; t++)                                     \
-        for (c = 0; c < 4; c++)                                         \
-          sum[c] = fmaf (weights[radius + t], AT (-t)[c] + AT (t)[c],   \
-                         sum[c]);                                       \
     }                                                                   \
   while (0)
 
@@ -103,9 +134,13 @@ tl_filter_convolve_reference (const gfloat        *weights,
 {
   gint               w = pixels->width, h = pixels->height;
   gint               x, y;
-  g_autofree gfloat *tmp = g_new (gfloat, (gsize) w * h * 4);
+  TlConvolveOrder    order;
+  g_autofree gfloat *tmp = NULL;
 
   g_return_if_fail (weights != NULL && radius >= 0);
+
+  order = tl_filter_convolve_order (weights, radius);
+  tmp   = g_new (gfloat, (gsize) w * h * 4);
 
   for (y = 0; y < h; y++)
     for (x = 0; x < w; x++)
@@ -178,19 +213,23 @@ tl_filter_convolve_tile_size (TlRun          *run,
   return tl_run_local_fits (run, kernel, pixels * 4 * sizeof (gfloat));
 }
 
-/* KERNEL_NAME for sums of RADIUS taps either side: from the "pairs"
- * variant of the program from TL_CONVOLVE_PAIRED_RADIUS up, as the C
- * reference sums.
+/* KERNEL_NAME from the program variant that sums in ORDER, as the C
+ * reference does.
  */
 static cl_kernel
-tl_filter_convolve_kernel (TlRun        *run,
-                           const gchar  *kernel_name,
-                           gint          radius,
-                           GError      **error)
+tl_filter_convolve_kernel (TlRun            *run,
+                           const gchar      *kernel_name,
+                           TlConvolveOrder   order,
+                           GError          **error)
 {
-  return tl_run_get_kernel_variant (run, kernel_name,
-                                    radius >= TL_CONVOLVE_PAIRED_RADIUS ?
-                                    "pairs" : NULL, error);
+  static const gchar *const variants[] =
+  {
+    [TL_CONVOLVE_EACH]   = NULL,
+    [TL_CONVOLVE_PAIRED] = "pairs",
+    [TL_CONVOLVE_EQUAL]  = "equal",
+  };
+
+  return tl_run_get_kernel_variant (run, kernel_name, variants[order], error);
 }
 
 /* KERNEL_NAME's kernel (with FALLBACK_NAME's where the tile does not
@@ -203,6 +242,7 @@ tl_filter_convolve_pass (TlRun          *run,
                          const gchar    *fallback_name,
                          cl_mem          taps,
                          gint            radius,
+                         TlConvolveOrder order,
                          TlConvolvePass  pass,
                          cl_kernel      *kernel,
                          GError        **error)
@@ -210,7 +250,7 @@ tl_filter_convolve_pass (TlRun          *run,
   gsize  tile;
   cl_int r = radius;
 
-  *kernel = tl_filter_convolve_kernel (run, kernel_name, radius, error);
+  *kernel = tl_filter_convolve_kernel (run, kernel_name, order, error);
   if (*kernel == NULL)
     return FALSE;
   tile = tl_filter_convolve_tile_size (run, *kernel, radius, pass);
@@ -219,7 +259,7 @@ tl_filter_convolve_pass (TlRun          *run,
       *kernel = NULL;
       if (fallback_name == NULL)
         return TRUE;
-      *kernel = tl_filter_convolve_kernel (run, fallback_name, radius, error);
+      *kernel = tl_filter_convolve_kernel (run, fallback_name, order, error);
       if (*kernel == NULL)
         return FALSE;
     }
@@ -255,13 +295,16 @@ tl_filter_convolve_cl (TlRun              *run,
   cl_mem            in  = tl_run_get_input (run);
   cl_mem            out = tl_run_get_output (run);
   cl_mem            tmp, taps;
+  TlConvolveOrder   order;
 
   g_return_val_if_fail (weights != NULL && radius >= 0 && family != NULL, FALSE);
+
+  order = tl_filter_convolve_order (weights, radius);
 
   taps = tl_run_new_buffer (run, CL_MEM_READ_ONLY,
                             sizeof (gfloat) * (2 * radius + 1), weights, error);
   if (taps == NULL ||
-      ! tl_filter_convolve_pass (run, fused_name, NULL, taps, radius,
+      ! tl_filter_convolve_pass (run, fused_name, NULL, taps, radius, order,
                                  TL_CONVOLVE_FUSED, &fused, error))
     return FALSE;
   if (fused != NULL)
@@ -273,14 +316,14 @@ tl_filter_convolve_cl (TlRun              *run,
   tmp = tl_run_new_scratch (run, error);
   if (tmp == NULL ||
       ! tl_filter_convolve_pass (run, "tl_convolve_h_tiled", "tl_convolve_h",
-                                 taps, radius, TL_CONVOLVE_ROWS, &horizontal,
-                                 error) ||
+                                 taps, radius, order, TL_CONVOLVE_ROWS,
+                                 &horizontal, error) ||
       ! tl_run_set_arg (run, horizontal, 0, sizeof (cl_mem), &in, error) ||
       ! tl_run_set_arg (run, horizontal, 1, sizeof (cl_mem), &tmp, error) ||
       ! tl_run_enqueue (run, horizontal, 2, error))
     return FALSE;
 
-  return (tl_filter_convolve_pass (run, v_tiled, v_name, taps, radius,
+  return (tl_filter_convolve_pass (run, v_tiled, v_name, taps, radius, order,
                                    TL_CONVOLVE_COLUMNS, &vertical, error) &&
           tl_run_set_arg (run, vertical, 0, sizeof (cl_mem), &tmp, error) &&
           tl_run_set_arg (run, vertical, 1, sizeof (cl_mem), &out, error) &&

@@ -165,11 +165,23 @@ void                  tl_filter_reference        (const TlFilter  *filter,
                                                   const TlPixels  *pixels);
 
 /* Separable convolution with clamp-to-edge borders (tl-filter-blur.c):
- * the blurs give their weights, 2 radius + 1 of them, symmetric.  From
- * TL_CONVOLVE_PAIRED_RADIUS up the sums take the taps in pairs (the
- * kernels' "pairs" program variant, kernels/blur.cl).
+ * the blurs give their weights, 2 radius + 1 of them, symmetric.  The
+ * order of the sums follows from the weights (tl_filter_convolve_order
+ * (), and the kernels' program variants, kernels/blur.cl): equal ones
+ * (a box) add the taps, then scale the sum once; others weight each tap
+ * in turn, from TL_CONVOLVE_PAIRED_RADIUS up in pairs either side.
  */
 #define TL_CONVOLVE_PAIRED_RADIUS 6
+
+typedef enum
+{
+  TL_CONVOLVE_EACH,
+  TL_CONVOLVE_PAIRED,
+  TL_CONVOLVE_EQUAL
+} TlConvolveOrder;
+
+TlConvolveOrder       tl_filter_convolve_order     (const gfloat        *weights,
+                                                    gint                 radius);
 
 void                  tl_filter_convolve_reference (const gfloat        *weights,
                                                     gint                 radius,
