@@ -125,6 +125,8 @@ tl_cl_device_new (cl_platform_id platform,
     device->local_mem_size = ulong_value;
   if (TL_CL (clGetDeviceInfo, id, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof (ulong_value), &ulong_value, NULL) == CL_SUCCESS)
     device->fp64 = ulong_value != 0;
+  if (TL_CL (clGetDeviceInfo, id, CL_DEVICE_SINGLE_FP_CONFIG, sizeof (ulong_value), &ulong_value, NULL) == CL_SUCCESS)
+    device->exact_divide = (ulong_value & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0;
   if (TL_CL (clGetDeviceInfo, id, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof (ulong_value), &ulong_value, NULL) == CL_SUCCESS)
     device->global_mem_size = ulong_value;
   if (TL_CL (clGetDeviceInfo, id, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof (ulong_value), &ulong_value, NULL) == CL_SUCCESS)

@@ -44,6 +44,7 @@ typedef struct
   guint           max_sub_groups;    /* 0: no sub-groups */
   gboolean        khr_subgroups;     /* the cl_khr_subgroups extension */
   gboolean        fp64;              /* CL_DEVICE_DOUBLE_FP_CONFIG not 0 */
+  gboolean        exact_divide;      /* CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT */
   guint           base_align;        /* CL_DEVICE_MEM_BASE_ADDR_ALIGN, bytes */
 } TlDevice;
 

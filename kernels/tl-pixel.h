@@ -9,6 +9,13 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+/* No contraction here either: a decoded value premultiplied by alpha
+ * must not fuse with the sum it is added to, nor an encoding's scaling
+ * with its rounding offset, or the bits would differ from the C codec's
+ * and from kernel to kernel.
+ */
+#pragma OPENCL FP_CONTRACT OFF
+
 #define TL_STORE_FLOAT 0
 #define TL_STORE_HALF  1
 #define TL_STORE_U16   2

@@ -32,6 +32,7 @@ typedef struct
   const gchar *layer;           /* the layer's babl format, so its storage;
                                  * NULL: floats in the working format */
   guint        width;           /* the photo's first columns only; 0: all */
+  gboolean     translucent;     /* alpha from the photo's green channel */
 } FilterCase;
 
 static TlContext *context;
@@ -159,6 +160,24 @@ static const FilterCase filter_cases[] =
     "R'G'B'A u8", 498 },
   { "unsharp-mask", { "std-dev=6", NULL }, "chessboard_GRAY_U16.tif", 0.0,
     FALSE, "Y' u16" },
+  /* Translucent layers: the premultiplied filters meet every alpha,
+   * and divide by it as the C codec does (the devices here round
+   * division correctly when asked, tl-cl-context.c), so exactly.
+   */
+  { "gaussian-blur", { "std-dev=12", NULL }, "coffee.png", 0.0, FALSE,
+    "R'G'B'A u8", 0, TRUE },
+  { "gaussian-blur", { "std-dev=7", NULL }, "astronaut.png", 0.0, FALSE,
+    "RGBA u16", 0, TRUE },
+  { "gaussian-blur", { "std-dev=2", NULL }, "coffee.png", 0.0, FALSE,
+    "R'G'B'A u8", 0, TRUE },
+  { "box-blur", { "radius=3", NULL }, "astronaut.png", 0.0, FALSE,
+    "R'G'B'A u8", 0, TRUE },
+  { "unsharp-mask", { "std-dev=9", NULL }, "coffee.png", 0.0, FALSE,
+    "R'G'B'A u8", 0, TRUE },
+  { "pixelize", { "size=6", NULL }, "coffee.png", 0.0, FALSE,
+    "R'G'B'A u8", 0, TRUE },
+  { "gaussian-blur", { "std-dev=3", NULL }, "logo.png", 0.0, FALSE,
+    "RGBA half", 0, TRUE },
 };
 
 /* Where the table leaves a filter without a case in float storage or in
@@ -245,6 +264,18 @@ prepare (const FilterCase *c,
                (guint8 *) p->in + (gsize) i * tl_image_get_width (p->image) *
                                   tl_codec_get_pixel_size (p->codec),
                row);
+    }
+  /* The test photos are opaque; a translucent case takes each pixel's
+   * alpha from its green, so premultiplication meets every alpha, none
+   * and nearly none included.
+   */
+  if (c->translucent)
+    {
+      gsize channel = tl_codec_get_pixel_size (p->codec) / 4;
+
+      for (i = 0; i < p->n_values; i += 4)
+        memcpy ((guint8 *) p->in + (i + 3) * channel,
+                (guint8 *) p->in + (i + 1) * channel, channel);
     }
   p->pixels.in     = p->in;
   p->reference     = g_malloc (p->n_bytes);
@@ -890,9 +921,11 @@ main (int    argc,
       g_autofree gchar *layer = g_strdelimit (g_strdup (filter_cases[i].layer ?
                                                          filter_cases[i].layer :
                                                          "float"), " '", '-');
-      g_autofree gchar *path  = g_strdup_printf ("/filters/%s/%s/%s/%u",
+      g_autofree gchar *path  = g_strdup_printf ("/filters/%s/%s/%s%s/%u",
                                                  filter_cases[i].filter,
-                                                 filter_cases[i].photo, layer, i);
+                                                 filter_cases[i].photo, layer,
+                                                 filter_cases[i].translucent ?
+                                                 "-translucent" : "", i);
 
       g_test_add_data_func (path, &filter_cases[i], test_filter);
     }
