@@ -106,9 +106,10 @@ static const FilterCase filter_cases[] =
   { "unsharp-mask", { "std-dev=12", "scale=0.8" }, "coffee.png", 0.0, FALSE },
   /* Narrow storage: tolerances in codes (u8, u16) or values (half).  The
    * kernels decode and encode exactly as tl-codec.c does, so point
-   * filters match exactly; stencils sum within 1e-5 of their reference
-   * and may flip a rounding, and premultiplied stores divide by alpha,
-   * which OpenCL C does not round correctly by default.
+   * filters match exactly; a tolerance of a code leaves room for a
+   * stencil's sums (within 1e-5 of their reference) to flip a rounding,
+   * and for a device that cannot divide by alpha correctly rounded
+   * (tl-cl-program.c asks for it where the device can).
    */
   { "invert", { NULL }, "coffee.png", 0.0, TRUE, "R'G'B'A u8" },
   { "invert", { NULL }, "logo.png", 0.0, FALSE, "RGBA u8" },
