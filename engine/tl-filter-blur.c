@@ -229,7 +229,8 @@ tl_filter_convolve_kernel (TlRun            *run,
     [TL_CONVOLVE_EQUAL]  = "equal",
   };
 
-  return tl_run_get_kernel_variant (run, kernel_name, variants[order], error);
+  return tl_run_get_kernel_variant (run, kernel_name, variants[order],
+                                    error);
 }
 
 /* KERNEL_NAME's kernel (with FALLBACK_NAME's where the tile does not
@@ -259,7 +260,8 @@ tl_filter_convolve_pass (TlRun          *run,
       *kernel = NULL;
       if (fallback_name == NULL)
         return TRUE;
-      *kernel = tl_filter_convolve_kernel (run, fallback_name, order, error);
+      *kernel = tl_filter_convolve_kernel (run, fallback_name, order,
+                                           error);
       if (*kernel == NULL)
         return FALSE;
     }
@@ -323,8 +325,9 @@ tl_filter_convolve_cl (TlRun              *run,
       ! tl_run_enqueue (run, horizontal, 2, error))
     return FALSE;
 
-  return (tl_filter_convolve_pass (run, v_tiled, v_name, taps, radius, order,
-                                   TL_CONVOLVE_COLUMNS, &vertical, error) &&
+  return (tl_filter_convolve_pass (run, v_tiled, v_name, taps, radius,
+                                   order, TL_CONVOLVE_COLUMNS, &vertical,
+                                   error) &&
           tl_run_set_arg (run, vertical, 0, sizeof (cl_mem), &tmp, error) &&
           tl_run_set_arg (run, vertical, 1, sizeof (cl_mem), &out, error) &&
           (extra == NULL || extra (run, vertical, extra_data, error)) &&

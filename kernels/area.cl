@@ -30,7 +30,9 @@ tl_sobel_load (global const tl_pixel *in,
                local const float     *table)
 {
 #ifdef TL_DECODE_LOCAL
-  return tl_decode_local (tl_word_codes (((global const uint *) in)[i]), table);
+  global const uint *words = (global const uint *) in;
+
+  return tl_decode_local (tl_word_codes (words[i]), table);
 #else
   return tl_load (in, i, codec);
 #endif
