@@ -100,6 +100,17 @@ tl_context_new (const gchar *device_spec,
       g_free (context->build_options);
       context->build_options = options;
     }
+  /* Kernels copy small tables into local memory only where it is a
+   * store of its own (a GPU's), not the same memory behind a barrier.
+   */
+  if (context->device->local_mem_dedicated)
+    {
+      gchar *options = g_strconcat (context->build_options,
+                                    " -DTL_LOCAL_MEMORY=1", NULL);
+
+      g_free (context->build_options);
+      context->build_options = options;
+    }
   if (context->device->vendor_id == TL_VENDOR_ID_NVIDIA)
     {
       gchar *options = g_strconcat (context->build_options, " -DTL_NVIDIA=1",

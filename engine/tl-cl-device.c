@@ -123,6 +123,8 @@ tl_cl_device_new (cl_platform_id platform,
     memcpy (device->max_item_size, item_sizes, MIN (size, sizeof (item_sizes)));
   if (TL_CL (clGetDeviceInfo, id, CL_DEVICE_LOCAL_MEM_SIZE, sizeof (ulong_value), &ulong_value, NULL) == CL_SUCCESS)
     device->local_mem_size = ulong_value;
+  if (TL_CL (clGetDeviceInfo, id, CL_DEVICE_LOCAL_MEM_TYPE, sizeof (uint_value), &uint_value, NULL) == CL_SUCCESS)
+    device->local_mem_dedicated = uint_value == CL_LOCAL;
   if (TL_CL (clGetDeviceInfo, id, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof (ulong_value), &ulong_value, NULL) == CL_SUCCESS)
     device->fp64 = ulong_value != 0;
   if (TL_CL (clGetDeviceInfo, id, CL_DEVICE_SINGLE_FP_CONFIG, sizeof (ulong_value), &ulong_value, NULL) == CL_SUCCESS)

@@ -37,6 +37,7 @@ typedef struct
   gsize           max_group_size;    /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
   gsize           max_item_size[3];
   guint64         local_mem_size;
+  gboolean        local_mem_dedicated; /* CL_DEVICE_LOCAL_MEM_TYPE is CL_LOCAL */
   guint64         global_mem_size;
   guint64         max_alloc_size;
   guint64         max_constant_size;

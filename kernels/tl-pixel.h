@@ -217,11 +217,12 @@ tl_word_codes (uint word)
 
 /* Kernels that decode each pixel several times (edge-sobel) read the
  * decoding table from a copy in local memory, which gathers faster than
- * the global table.  TL_DECODE_LOCAL marks the storage where there is a
- * table to copy; tl_codec_to_local () copies it, and every item of the
- * group must call it (it holds the barrier).
+ * the global table on a GPU.  TL_DECODE_LOCAL marks the storage where
+ * there is a table to copy, on a device with local memory of its own
+ * (TL_LOCAL_MEMORY, from the host); tl_codec_to_local () copies it, and
+ * every item of the group must call it (it holds the barrier).
  */
-#if TL_STORE_TRC
+#if TL_STORE_TRC && defined (TL_LOCAL_MEMORY)
 #define TL_DECODE_LOCAL 1
 #endif
 
