@@ -17,9 +17,10 @@
  * item's window moves along its pixels a column at a time, so k pixels
  * load k + 2 columns of three rows, not 3 k.  In 8-bit storage an item
  * of four aligned pixels loads each row's four in one access, and sRGB
- * codes decode from a local copy of the table, since each pixel is
- * decoded about 4.5 times.  On the H100 (4096x4096, u8) the two took
- * edge-sobel from 0.152 to 0.133 ms.
+ * codes decode from a copy of the table in local memory where that is a
+ * store of its own (TL_DECODE_LOCAL), since each pixel is decoded about
+ * 4.5 times.  On the H100 (4096x4096, u8) the two took edge-sobel from
+ * 0.152 to 0.133 ms.
  */
 
 /* Pixel I of the layer, decoded. */
