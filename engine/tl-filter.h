@@ -115,6 +115,11 @@ struct _TlFilter
   guint               n_params;
   const gchar        *program;            /* kernels/<program>.cl */
   const gchar *const *kernels;            /* NULL-terminated */
+  /* A program variant token its kernels always take ("equal"), so that
+   * the program the planner builds is the one the filter runs; NULL:
+   * none.
+   */
+  const gchar        *variant;
 
   /* Pixels outside a region that its result depends on (NULL: none);
    * TL_FILTER_HALO_WHOLE: every pixel of the layer's lines.

@@ -135,9 +135,23 @@ tl_run_get_kernel (TlRun       *run,
   return tl_run_get_kernel_variant (run, kernel_name, NULL, error);
 }
 
+/* Whether PROGRAM's variant ("blur:tl_convolve_2d@u8+trc+equal") has
+ * TOKEN.
+ */
+static gboolean
+tl_run_program_has_token (const gchar *program,
+                          const gchar *token)
+{
+  const gchar  *variant = strchr (program, '@');
+  g_auto(GStrv) tokens  = g_strsplit (variant ? variant + 1 : "", "+", -1);
+
+  return g_strv_contains ((const gchar *const *) tokens, token);
+}
+
 /* KERNEL_NAME as tl_run_get_kernel () finds it, from its program built
- * with one more variant token EXTRA (NULL: none), which the kernels'
- * source defines: "blur:tl_convolve_2d@u8+trc+pairs".
+ * with one more variant token EXTRA (NULL, or one the program already
+ * has: none), which the kernels' source defines:
+ * "blur:tl_convolve_2d@u8+trc+pairs".
  */
 cl_kernel
 tl_run_get_kernel_variant (TlRun       *run,
@@ -163,7 +177,7 @@ tl_run_get_kernel_variant (TlRun       *run,
       program = g_strconcat (file[0], ":", kernel_name, name[1] ? "@" : "",
                              name[1] ? name[1] : "", NULL);
     }
-  if (extra)
+  if (extra && ! tl_run_program_has_token (program, extra))
     {
       gchar *with = g_strconcat (program, strchr (program, '@') ? "+" : "@",
                                  extra, NULL);
@@ -397,14 +411,21 @@ tl_run_program_name (const TlFilter *filter,
 {
   const gchar      *variant = codec ? tl_codec_get_variant (codec) : "";
   g_autofree gchar *kernels = NULL;
+  g_autofree gchar *tokens  = NULL;
 
   g_return_val_if_fail (filter != NULL, NULL);
 
   /* Only the filter's own kernels: "tone:tl_sepia@u8+trc". */
   kernels = g_strjoinv (",", (gchar **) filter->kernels);
-  if (*variant == '\0')
+  if (filter->variant == NULL)
+    tokens = g_strdup (variant);
+  else if (*variant == '\0')
+    tokens = g_strdup (filter->variant);
+  else
+    tokens = g_strconcat (variant, "+", filter->variant, NULL);
+  if (*tokens == '\0')
     return g_strconcat (filter->program, ":", kernels, NULL);
-  return g_strconcat (filter->program, ":", kernels, "@", variant, NULL);
+  return g_strconcat (filter->program, ":", kernels, "@", tokens, NULL);
 }
 
 /* One plan serves every kernel of the filter: M is the smallest of the
