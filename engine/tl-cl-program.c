@@ -139,6 +139,22 @@ tl_context_build_log (TlContext  *context,
   return g_strstrip (log);
 }
 
+/* Whether PROGRAM's variant ("blur:tl_convolve_2d@u8+trc+equal") has
+ * TOKEN.
+ */
+gboolean
+tl_program_has_variant (const gchar *program,
+                        const gchar *token)
+{
+  const gchar  *variant = strchr (program, '@');
+  g_auto(GStrv) tokens  = NULL;
+
+  g_return_val_if_fail (program != NULL && token != NULL, FALSE);
+
+  tokens = g_strsplit (variant ? variant + 1 : "", "+", -1);
+  return g_strv_contains ((const gchar *const *) tokens, token);
+}
+
 /* The build options for program NAME ("blur:tl_convolve_2d@u8+premul").
  * Programs that leave premultiplied light divide by alpha, in every
  * kernel that stores pixels; by default OpenCL C lets a division be 2.5
@@ -153,11 +169,7 @@ static gchar *
 tl_context_program_options (TlContext   *context,
                             const gchar *name)
 {
-  const gchar   *variant = strchr (name, '@');
-  g_auto(GStrv)  tokens  = g_strsplit (variant ? variant + 1 : "", "+", -1);
-
-  if (context->device->exact_divide &&
-      g_strv_contains ((const gchar * const *) tokens, "premul"))
+  if (context->device->exact_divide && tl_program_has_variant (name, "premul"))
     return g_strconcat (context->build_options,
                         " -cl-fp32-correctly-rounded-divide-sqrt", NULL);
   return g_strdup (context->build_options);

@@ -83,6 +83,8 @@ cl_program        tl_context_build_program  (TlContext        *context,
                                              const gchar      *name,
                                              const gchar      *source,
                                              GError          **error);
+gboolean          tl_program_has_variant    (const gchar      *program,
+                                             const gchar      *token);
 cl_kernel         tl_context_get_kernel     (TlContext        *context,
                                              const gchar      *program,
                                              const gchar      *kernel_name,

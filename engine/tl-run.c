@@ -135,19 +135,6 @@ tl_run_get_kernel (TlRun       *run,
   return tl_run_get_kernel_variant (run, kernel_name, NULL, error);
 }
 
-/* Whether PROGRAM's variant ("blur:tl_convolve_2d@u8+trc+equal") has
- * TOKEN.
- */
-static gboolean
-tl_run_program_has_token (const gchar *program,
-                          const gchar *token)
-{
-  const gchar  *variant = strchr (program, '@');
-  g_auto(GStrv) tokens  = g_strsplit (variant ? variant + 1 : "", "+", -1);
-
-  return g_strv_contains ((const gchar *const *) tokens, token);
-}
-
 /* KERNEL_NAME as tl_run_get_kernel () finds it, from its program built
  * with one more variant token EXTRA (NULL, or one the program already
  * has: none), which the kernels' source defines:
@@ -177,7 +164,7 @@ tl_run_get_kernel_variant (TlRun       *run,
       program = g_strconcat (file[0], ":", kernel_name, name[1] ? "@" : "",
                              name[1] ? name[1] : "", NULL);
     }
-  if (extra && ! tl_run_program_has_token (program, extra))
+  if (extra && ! tl_program_has_variant (program, extra))
     {
       gchar *with = g_strconcat (program, strchr (program, '@') ? "+" : "@",
                                  extra, NULL);
