@@ -34,6 +34,7 @@ typedef struct
   gdouble  median_ms;
   gdouble  min_ms;
   gboolean failed;          /* over a limit of this kernel: not timed */
+  GArray  *kernels;         /* TlKernelTimes, "auto" only (not owned) */
 } TlBenchCase;
 
 typedef struct
@@ -211,6 +212,22 @@ tl_bench_time (TlBench     *bench,
   return FALSE;
 }
 
+/* KERNEL's median over the passes after the first (a warm-up, as the
+ * bench's own timings leave out).
+ */
+static gdouble
+tl_bench_kernel_ms (const TlKernelTimes *kernel)
+{
+  g_autofree gdouble *samples = NULL;
+  guint               n       = kernel->samples->len - 1;
+
+  if (kernel->samples->len < 2)
+    return 0.0;
+  samples = g_memdup2 (&g_array_index (kernel->samples, gdouble, 1),
+                       n * sizeof (gdouble));
+  return tl_tune_median (samples, n);
+}
+
 static void
 tl_bench_print_json (TlBench           *bench,
                      const TlBenchCase *c,
@@ -266,6 +283,28 @@ tl_bench_print_json (TlBench           *bench,
   json_builder_add_double_value (builder, c->median_ms / bench->pass_ms);
   json_builder_set_member_name (builder, "ratio_to_driver");
   json_builder_add_double_value (builder, c->median_ms / bench->driver_ms);
+  if (c->kernels)
+    {
+      guint i;
+
+      json_builder_set_member_name (builder, "kernels");
+      json_builder_begin_array (builder);
+      for (i = 0; i < c->kernels->len; i++)
+        {
+          const TlKernelTimes *kernel = &g_array_index (c->kernels,
+                                                        TlKernelTimes, i);
+
+          json_builder_begin_object (builder);
+          json_builder_set_member_name (builder, "kernel");
+          json_builder_add_string_value (builder, kernel->kernel);
+          json_builder_set_member_name (builder, "launches");
+          json_builder_add_int_value (builder, kernel->launches);
+          json_builder_set_member_name (builder, "median_ms");
+          json_builder_add_double_value (builder, tl_bench_kernel_ms (kernel));
+          json_builder_end_object (builder);
+        }
+      json_builder_end_array (builder);
+    }
   json_builder_end_object (builder);
 
   root = json_builder_get_root (builder);
@@ -288,6 +327,29 @@ tl_bench_print_row (TlBench           *bench,
            c->plan.pixels_per_item, c->median_ms, gbps,
            gbps / bench->copy_gbps, c->median_ms / bench->pass_ms,
            c->median_ms / bench->driver_ms);
+  if (c->kernels)
+    {
+      guint i;
+
+      for (i = 0; i < c->kernels->len; i++)
+        {
+          const TlKernelTimes *kernel = &g_array_index (c->kernels,
+                                                        TlKernelTimes, i);
+          gdouble              ms     = tl_bench_kernel_ms (kernel);
+          /* TRANSLATORS: a kernel's launches in one run of a filter. */
+          g_autofree gchar    *count  =
+            g_strdup_printf (ngettext ("%u launch", "%u launches",
+                                       kernel->launches), kernel->launches);
+          g_autofree gchar    *padded = tl_bench_pad (count, 12, FALSE);
+
+          /* TRANSLATORS: one kernel's part of the row above: its name,
+           * its launches, its median time and that time as a multiple of
+           * the one-pass copy's.
+           */
+          g_print (_("  %-28s %s %10.3f ms %7.2f x 1-pass\n"),
+                   kernel->kernel, padded, ms, ms / bench->pass_ms);
+        }
+    }
 }
 
 static void
@@ -676,6 +738,7 @@ tl_bench_run (TlContext            *context,
 {
   g_autoptr(GArray)   cases = g_array_new (FALSE, TRUE, sizeof (TlBenchCase));
   g_autoptr(TlCodec)  codec = NULL;
+  g_autoptr(GArray)   kernels = NULL;
   g_autofree gpointer in = NULL, out = NULL;
   TlBench             bench = { context, filter, values, options };
   TlBenchCase        *fastest, *seed, *driver, *rule, *autoc;
@@ -818,6 +881,12 @@ tl_bench_run (TlContext            *context,
   tuned.choice.pixels_per_item = 0;
   if (! tl_bench_time (&bench, &tuned, error))
     return FALSE;
+  /* Where its time goes, kernel by kernel (a warm-up pass, then RUNS). */
+  kernels = tl_run_filter_kernels (context, filter, values, &tuned.choice,
+                                   &bench.pixels, options->runs + 1, error);
+  if (kernels == NULL)
+    return FALSE;
+  tuned.kernels = kernels;
   tl_bench_report (&bench, &tuned, tuned.plan.tuned ? "auto (tuned)" :
                                                       "auto (not tuned)");
   g_array_append_val (cases, tuned);

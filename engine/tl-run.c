@@ -25,6 +25,7 @@ struct _TlRun
   cl_mem          output;
   GPtrArray      *buffers;     /* every cl_mem of the run, released at end */
   GPtrArray      *launches;    /* kernel events, for timing */
+  GPtrArray      *launched;    /* the kernel of each event (not owned) */
   gint            row_base;    /* TlDispatch.row_base of the next launches */
   gboolean        in_place;    /* the buffers use the pixels' own memory */
 };
@@ -45,6 +46,7 @@ static void
 tl_run_clear (TlRun *run)
 {
   g_clear_pointer (&run->launches, g_ptr_array_unref);
+  g_clear_pointer (&run->launched, g_ptr_array_unref);
   g_clear_pointer (&run->buffers, g_ptr_array_unref);
   g_clear_pointer (&run->program, g_free);
 }
@@ -242,6 +244,7 @@ tl_run_new (TlContext    *context,
   run->plan     = *plan;
   run->buffers  = g_ptr_array_new_with_free_func (tl_run_release_buffer);
   run->launches = g_ptr_array_new_with_free_func (tl_run_release_event);
+  run->launched = g_ptr_array_new ();
 
   return run;
 }
@@ -332,6 +335,7 @@ tl_run_enqueue_plan (TlRun        *run,
           return FALSE;
         }
       g_ptr_array_add (run->launches, event);
+      g_ptr_array_add (run->launched, kernel);
     }
 
   return TRUE;
@@ -560,6 +564,7 @@ tl_run_setup (TlRun          *run,
   run->pixels   = pixels;
   run->buffers  = g_ptr_array_new_with_free_func (tl_run_release_buffer);
   run->launches = g_ptr_array_new_with_free_func (tl_run_release_event);
+  run->launched = g_ptr_array_new ();
 
   run->in_place = tl_run_in_place (context, pixels);
   wrap          = run->in_place ? CL_MEM_USE_HOST_PTR : 0;
@@ -595,14 +600,74 @@ tl_run_setup (TlRun          *run,
   return TRUE;
 }
 
+static void
+tl_run_kernel_times_clear (gpointer data)
+{
+  TlKernelTimes *times = data;
+
+  g_free (times->kernel);
+  g_array_unref (times->samples);
+}
+
+/* Adds one pass, the launches from FIRST on, to KERNELS: each kernel's
+ * launches summed under its name, kernels in the order they first ran.
+ */
+static void
+tl_run_kernel_times_add (TlRun  *run,
+                         guint   first,
+                         GArray *kernels)
+{
+  guint i, j;
+
+  for (j = 0; j < kernels->len; j++)
+    {
+      TlKernelTimes *times = &g_array_index (kernels, TlKernelTimes, j);
+      gdouble        zero  = 0.0;
+
+      times->launches = 0;
+      g_array_append_val (times->samples, zero);
+    }
+  for (i = first; i < run->launches->len; i++)
+    {
+      cl_event       event     = g_ptr_array_index (run->launches, i);
+      gchar          name[128] = "";
+      TlKernelTimes *times     = NULL;
+
+      if (TL_CL (clGetKernelInfo, g_ptr_array_index (run->launched, i),
+                 CL_KERNEL_FUNCTION_NAME, sizeof (name) - 1, name,
+                 NULL) != CL_SUCCESS)
+        g_strlcpy (name, "?", sizeof (name));
+      for (j = 0; j < kernels->len && times == NULL; j++)
+        if (strcmp (g_array_index (kernels, TlKernelTimes, j).kernel, name) == 0)
+          times = &g_array_index (kernels, TlKernelTimes, j);
+      if (times == NULL)
+        {
+          TlKernelTimes fresh  = { g_strdup (name), 0,
+                                   g_array_new (FALSE, TRUE, sizeof (gdouble)) };
+          guint         passes = kernels->len ?
+                                 g_array_index (kernels, TlKernelTimes, 0).samples->len : 1;
+
+          /* A kernel first seen in this pass took nothing in earlier ones. */
+          g_array_set_size (fresh.samples, passes);
+          g_array_append_val (kernels, fresh);
+          times = &g_array_index (kernels, TlKernelTimes, kernels->len - 1);
+        }
+      times->launches++;
+      g_array_index (times->samples, gdouble, times->samples->len - 1) +=
+        tl_run_event_ms (event, event);
+    }
+}
+
 /* Runs the filter's kernels once under RUN's plan, waits, and gives their
  * time in MS.  Buffers and events of this pass are released after it, so
- * a long series of passes holds no more memory than one.
+ * a long series of passes holds no more memory than one.  KERNELS (NULL:
+ * none) gets the pass's time kernel by kernel.
  */
 static gboolean
 tl_run_timed_pass (TlRun          *run,
                    const TlValue  *values,
                    gdouble        *ms,
+                   GArray         *kernels,
                    GError        **error)
 {
   guint  n_buffers = run->buffers->len, first = run->launches->len;
@@ -618,7 +683,10 @@ tl_run_timed_pass (TlRun          *run,
     }
   *ms = tl_run_event_ms (g_ptr_array_index (run->launches, first),
                          g_ptr_array_index (run->launches, run->launches->len - 1));
+  if (kernels)
+    tl_run_kernel_times_add (run, first, kernels);
   g_ptr_array_remove_range (run->launches, first, run->launches->len - first);
+  g_ptr_array_remove_range (run->launched, first, run->launched->len - first);
   g_ptr_array_remove_range (run->buffers, n_buffers, run->buffers->len - n_buffers);
   return TRUE;
 }
@@ -634,6 +702,7 @@ tl_run_execute (TlContext       *context,
                 const TlPixels  *pixels,
                 guint            repeats,
                 gdouble         *samples,
+                GArray          *kernels,
                 TlPlan          *plan,
                 TlRunTimes      *times,
                 GError         **error)
@@ -657,7 +726,8 @@ tl_run_execute (TlContext       *context,
   for (i = 0; i < repeats; i++)
     {
       first = run.launches->len;
-      if (samples ? ! tl_run_timed_pass (&run, values, &samples[i], error) :
+      if (samples ? ! tl_run_timed_pass (&run, values, &samples[i], kernels,
+                                         error) :
                     ! filter->run_cl (&run, values, error))
         goto out;
     }
@@ -733,7 +803,7 @@ tl_run_filter (TlContext       *context,
   g_return_val_if_fail (pixels != NULL && pixels->in && pixels->out, FALSE);
 
   return tl_run_execute (context, filter, values, choice, pixels, 1, NULL,
-                         plan, times, error);
+                         NULL, plan, times, error);
 }
 
 /* For benchmarks: the image goes to the device once, the kernels run
@@ -756,7 +826,38 @@ tl_run_filter_repeated (TlContext       *context,
   g_return_val_if_fail (repeats > 0 && samples != NULL, FALSE);
 
   return tl_run_execute (context, filter, values, choice, pixels, repeats,
-                         samples, plan, NULL, error);
+                         samples, NULL, plan, NULL, error);
+}
+
+/* For benchmarks: where each pass's kernel time goes.  The filter runs
+ * REPEATS times on one upload; the result holds a TlKernelTimes for each
+ * kernel, in the order they first ran, its launches summed a pass.  NULL
+ * on error.
+ */
+GArray *
+tl_run_filter_kernels (TlContext       *context,
+                       const TlFilter  *filter,
+                       const TlValue   *values,
+                       const TlChoice  *choice,
+                       const TlPixels  *pixels,
+                       guint            repeats,
+                       GError         **error)
+{
+  g_autoptr(GArray)   kernels = NULL;
+  g_autofree gdouble *samples = NULL;
+
+  g_return_val_if_fail (context != NULL && filter != NULL, NULL);
+  g_return_val_if_fail (values != NULL && choice != NULL, NULL);
+  g_return_val_if_fail (pixels != NULL && pixels->in && pixels->out, NULL);
+  g_return_val_if_fail (repeats > 0, NULL);
+
+  kernels = g_array_new (FALSE, TRUE, sizeof (TlKernelTimes));
+  g_array_set_clear_func (kernels, tl_run_kernel_times_clear);
+  samples = g_new (gdouble, repeats);
+  if (! tl_run_execute (context, filter, values, choice, pixels, repeats,
+                        samples, kernels, NULL, NULL, error))
+    return NULL;
+  return g_steal_pointer (&kernels);
 }
 
 struct _TlRunTimer
@@ -825,7 +926,7 @@ tl_run_timer_time (TlRunTimer      *timer,
                             timer->run.pixels->codec, choice,
                             timer->run.pixels->width, timer->run.pixels->height,
                             &limits, &timer->run.plan, error) ||
-      ! tl_run_timed_pass (&timer->run, timer->values, ms, error))
+      ! tl_run_timed_pass (&timer->run, timer->values, ms, NULL, error))
     return FALSE;
   if (plan)
     *plan = timer->run.plan;

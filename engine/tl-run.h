@@ -51,6 +51,22 @@ gboolean          tl_run_filter_repeated (TlContext       *context,
                                           gdouble         *samples,
                                           TlPlan          *plan,
                                           GError         **error);
+
+/* One kernel's part of a filter's passes (tl_run_filter_kernels ()). */
+typedef struct
+{
+  gchar  *kernel;                /* its function name */
+  guint   launches;              /* its launches in a pass */
+  GArray *samples;               /* gdouble ms: its launches summed, a pass each */
+} TlKernelTimes;
+
+GArray           *tl_run_filter_kernels  (TlContext       *context,
+                                          const TlFilter  *filter,
+                                          const TlValue   *values,
+                                          const TlChoice  *choice,
+                                          const TlPixels  *pixels,
+                                          guint            repeats,
+                                          GError         **error);
 gchar            *tl_run_program_name    (const TlFilter  *filter,
                                           const TlCodec   *codec);
 gboolean          tl_run_plan_filter     (TlContext       *context,

@@ -947,6 +947,69 @@ test_bench_save_input (void)
   g_assert_nonnull (strstr (r.err, "no-such-folder"));
 }
 
+/* bench's "auto" row says where its time goes, kernel by kernel: the
+ * recursive Gaussian's channel items are a decoding pass, two launches of
+ * the line kernel (rows, then columns) and an encoding pass, each timed;
+ * the table names them too.
+ */
+static void
+test_bench_kernels (void)
+{
+  static const struct
+  {
+    const gchar *kernel;
+    gint64       launches;
+  } expected[] =
+  {
+    { "tl_recursive_decode",   1 },
+    { "tl_recursive_channels", 2 },
+    { "tl_recursive_store",    1 },
+  };
+  g_autofree gchar      *image  = photo ("coffee.png");
+  g_autoptr(JsonParser)  parser = json_parser_new ();
+  g_auto(Result)         r;
+  g_auto(GStrv)          lines  = NULL;
+  JsonObject            *row    = NULL;
+  JsonArray             *kernels;
+  gdouble                sum    = 0.0;
+  guint                  i;
+
+  g_setenv ("THREADLENS_RECURSIVE_ITEMS", "channel", TRUE);
+  run_cli (&r, "bench", "gaussian-blur", "--set", "std-dev=8", "--size",
+           "320x240", "--storage", "u8", "--runs", "3", "--json", image, NULL);
+  g_assert_cmpint (exit_code (&r), ==, 0);
+  lines = g_strsplit (r.out, "\n", -1);
+  for (i = 0; lines[i] && row == NULL; i++)
+    if (strstr (lines[i], "\"case\":\"auto (not tuned)\""))
+      row = parse_object (parser, lines[i]);
+  g_assert_nonnull (row);
+  kernels = json_object_get_array_member (row, "kernels");
+  g_assert_nonnull (kernels);
+  g_assert_cmpuint (json_array_get_length (kernels), ==, G_N_ELEMENTS (expected));
+  for (i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      JsonObject *kernel = json_array_get_object_element (kernels, i);
+      gdouble     ms     = json_object_get_double_member (kernel, "median_ms");
+
+      g_assert_cmpstr (json_object_get_string_member (kernel, "kernel"), ==,
+                       expected[i].kernel);
+      g_assert_cmpint (json_object_get_int_member (kernel, "launches"), ==,
+                       expected[i].launches);
+      g_assert_cmpfloat (ms, >, 0.0);
+      sum += ms;
+    }
+  /* The parts fit in the whole, give or take the noise between runs. */
+  g_assert_cmpfloat (sum, <, 1.5 * json_object_get_double_member (row, "median_ms"));
+  result_clear (&r);
+
+  run_cli (&r, "bench", "gaussian-blur", "--set", "std-dev=8", "--size",
+           "320x240", "--storage", "u8", "--runs", "3", image, NULL);
+  g_unsetenv ("THREADLENS_RECURSIVE_ITEMS");
+  g_assert_cmpint (exit_code (&r), ==, 0);
+  g_assert_nonnull (strstr (r.out, "  tl_recursive_channels"));
+  g_assert_nonnull (strstr (r.out, "2 launches"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -964,6 +1027,7 @@ main (int    argc,
   g_test_add_func ("/cli/plan-json", test_plan_json);
   g_test_add_func ("/cli/bench-tune", test_bench_tune);
   g_test_add_func ("/cli/bench-save-input", test_bench_save_input);
+  g_test_add_func ("/cli/bench-kernels", test_bench_kernels);
   g_test_add_func ("/cli/devices-filters", test_devices_filters);
   g_test_add_func ("/cli/apply", test_apply);
   g_test_add_func ("/cli/bad-input", test_bad_input);
