@@ -881,7 +881,7 @@ tl_bench_run (TlContext            *context,
   tuned.choice.pixels_per_item = 0;
   if (! tl_bench_time (&bench, &tuned, error))
     return FALSE;
-  /* Where its time goes, kernel by kernel (a warm-up pass, then RUNS). */
+  /* Where its time goes, step by step (a warm-up pass, then RUNS). */
   kernels = tl_run_filter_kernels (context, filter, values, &tuned.choice,
                                    &bench.pixels, options->runs + 1, error);
   if (kernels == NULL)

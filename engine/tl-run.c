@@ -13,6 +13,15 @@
 #include "tl-run.h"
 #include "tl-tune-store.h"
 
+/* What each launch ran: its kernel (not owned) and the filter's step,
+ * one enqueued plan, that it belongs to.
+ */
+typedef struct
+{
+  cl_kernel kernel;
+  guint     step;
+} TlRunLaunch;
+
 struct _TlRun
 {
   TlContext      *context;
@@ -25,7 +34,8 @@ struct _TlRun
   cl_mem          output;
   GPtrArray      *buffers;     /* every cl_mem of the run, released at end */
   GPtrArray      *launches;    /* kernel events, for timing */
-  GPtrArray      *launched;    /* the kernel of each event (not owned) */
+  GArray         *launched;    /* TlRunLaunch: each event's kernel and step */
+  guint           steps;       /* enqueued plans so far: a filter's steps */
   gint            row_base;    /* TlDispatch.row_base of the next launches */
   gboolean        in_place;    /* the buffers use the pixels' own memory */
 };
@@ -46,7 +56,7 @@ static void
 tl_run_clear (TlRun *run)
 {
   g_clear_pointer (&run->launches, g_ptr_array_unref);
-  g_clear_pointer (&run->launched, g_ptr_array_unref);
+  g_clear_pointer (&run->launched, g_array_unref);
   g_clear_pointer (&run->buffers, g_ptr_array_unref);
   g_clear_pointer (&run->program, g_free);
 }
@@ -244,7 +254,7 @@ tl_run_new (TlContext    *context,
   run->plan     = *plan;
   run->buffers  = g_ptr_array_new_with_free_func (tl_run_release_buffer);
   run->launches = g_ptr_array_new_with_free_func (tl_run_release_event);
-  run->launched = g_ptr_array_new ();
+  run->launched = g_array_new (FALSE, FALSE, sizeof (TlRunLaunch));
 
   return run;
 }
@@ -285,6 +295,7 @@ tl_run_enqueue_plan (TlRun        *run,
                      GError      **error)
 {
   TlDispatch    dispatch;
+  TlRunLaunch   launched = { kernel, run->steps++ };
   guint         i;
 
   memset (&dispatch, 0, sizeof (dispatch));
@@ -335,7 +346,7 @@ tl_run_enqueue_plan (TlRun        *run,
           return FALSE;
         }
       g_ptr_array_add (run->launches, event);
-      g_ptr_array_add (run->launched, kernel);
+      g_array_append_val (run->launched, launched);
     }
 
   return TRUE;
@@ -564,7 +575,7 @@ tl_run_setup (TlRun          *run,
   run->pixels   = pixels;
   run->buffers  = g_ptr_array_new_with_free_func (tl_run_release_buffer);
   run->launches = g_ptr_array_new_with_free_func (tl_run_release_event);
-  run->launched = g_ptr_array_new ();
+  run->launched = g_array_new (FALSE, FALSE, sizeof (TlRunLaunch));
 
   run->in_place = tl_run_in_place (context, pixels);
   wrap          = run->in_place ? CL_MEM_USE_HOST_PTR : 0;
@@ -609,16 +620,20 @@ tl_run_kernel_times_clear (gpointer data)
   g_array_unref (times->samples);
 }
 
-/* Adds one pass, the launches from FIRST on, to KERNELS: each kernel's
- * launches summed under its name, kernels in the order they first ran.
+/* Adds one pass, the launches from FIRST on, to KERNELS: an entry a
+ * step of the filter (one plan's launches, the same kernel), in order.
+ * The recursive blur's row and column passes are one kernel twice, so
+ * steps rather than kernels' names tell them apart.
  */
 static void
 tl_run_kernel_times_add (TlRun  *run,
                          guint   first,
                          GArray *kernels)
 {
-  guint i, j;
+  guint first_step, i, j;
 
+  if (first >= run->launched->len)
+    return;
   for (j = 0; j < kernels->len; j++)
     {
       TlKernelTimes *times = &g_array_index (kernels, TlKernelTimes, j);
@@ -627,31 +642,30 @@ tl_run_kernel_times_add (TlRun  *run,
       times->launches = 0;
       g_array_append_val (times->samples, zero);
     }
-  for (i = first; i < run->launches->len; i++)
+  first_step = g_array_index (run->launched, TlRunLaunch, first).step;
+  for (i = first; i < run->launched->len; i++)
     {
-      cl_event       event     = g_ptr_array_index (run->launches, i);
-      gchar          name[128] = "";
-      TlKernelTimes *times     = NULL;
+      const TlRunLaunch *launch = &g_array_index (run->launched, TlRunLaunch, i);
+      cl_event           event  = g_ptr_array_index (run->launches, i);
+      guint              index  = launch->step - first_step;
+      TlKernelTimes     *times;
 
-      if (TL_CL (clGetKernelInfo, g_ptr_array_index (run->launched, i),
-                 CL_KERNEL_FUNCTION_NAME, sizeof (name) - 1, name,
-                 NULL) != CL_SUCCESS)
-        g_strlcpy (name, "?", sizeof (name));
-      for (j = 0; j < kernels->len && times == NULL; j++)
-        if (strcmp (g_array_index (kernels, TlKernelTimes, j).kernel, name) == 0)
-          times = &g_array_index (kernels, TlKernelTimes, j);
-      if (times == NULL)
+      while (index >= kernels->len)
         {
-          TlKernelTimes fresh  = { g_strdup (name), 0,
-                                   g_array_new (FALSE, TRUE, sizeof (gdouble)) };
-          guint         passes = kernels->len ?
-                                 g_array_index (kernels, TlKernelTimes, 0).samples->len : 1;
+          gchar         name[128] = "";
+          TlKernelTimes fresh     = { NULL, 0,
+                                      g_array_new (FALSE, TRUE, sizeof (gdouble)) };
 
-          /* A kernel first seen in this pass took nothing in earlier ones. */
-          g_array_set_size (fresh.samples, passes);
+          if (TL_CL (clGetKernelInfo, launch->kernel, CL_KERNEL_FUNCTION_NAME,
+                     sizeof (name) - 1, name, NULL) != CL_SUCCESS)
+            g_strlcpy (name, "?", sizeof (name));
+          fresh.kernel = g_strdup (name);
+          /* A step first seen in this pass took nothing in earlier ones. */
+          g_array_set_size (fresh.samples, kernels->len ?
+                            g_array_index (kernels, TlKernelTimes, 0).samples->len : 1);
           g_array_append_val (kernels, fresh);
-          times = &g_array_index (kernels, TlKernelTimes, kernels->len - 1);
         }
+      times = &g_array_index (kernels, TlKernelTimes, index);
       times->launches++;
       g_array_index (times->samples, gdouble, times->samples->len - 1) +=
         tl_run_event_ms (event, event);
@@ -686,7 +700,7 @@ tl_run_timed_pass (TlRun          *run,
   if (kernels)
     tl_run_kernel_times_add (run, first, kernels);
   g_ptr_array_remove_range (run->launches, first, run->launches->len - first);
-  g_ptr_array_remove_range (run->launched, first, run->launched->len - first);
+  g_array_remove_range (run->launched, first, run->launched->len - first);
   g_ptr_array_remove_range (run->buffers, n_buffers, run->buffers->len - n_buffers);
   return TRUE;
 }
@@ -831,8 +845,8 @@ tl_run_filter_repeated (TlContext       *context,
 
 /* For benchmarks: where each pass's kernel time goes.  The filter runs
  * REPEATS times on one upload; the result holds a TlKernelTimes for each
- * kernel, in the order they first ran, its launches summed a pass.  NULL
- * on error.
+ * step of the filter (one plan's launches of one kernel), in order, its
+ * launches summed a pass.  NULL on error.
  */
 GArray *
 tl_run_filter_kernels (TlContext       *context,

@@ -52,11 +52,13 @@ gboolean          tl_run_filter_repeated (TlContext       *context,
                                           TlPlan          *plan,
                                           GError         **error);
 
-/* One kernel's part of a filter's passes (tl_run_filter_kernels ()). */
+/* One step of a filter's passes, a kernel under one plan
+ * (tl_run_filter_kernels ()).
+ */
 typedef struct
 {
   gchar  *kernel;                /* its function name */
-  guint   launches;              /* its launches in a pass */
+  guint   launches;              /* the step's launches in a pass */
   GArray *samples;               /* gdouble ms: its launches summed, a pass each */
 } TlKernelTimes;
 
