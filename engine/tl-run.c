@@ -675,7 +675,7 @@ tl_run_kernel_times_add (TlRun  *run,
 /* Runs the filter's kernels once under RUN's plan, waits, and gives their
  * time in MS.  Buffers and events of this pass are released after it, so
  * a long series of passes holds no more memory than one.  KERNELS (NULL:
- * none) gets the pass's time kernel by kernel.
+ * none) gets the pass's time step by step.
  */
 static gboolean
 tl_run_timed_pass (TlRun          *run,
