@@ -173,3 +173,58 @@ tl_posterize (global const tl_pixel *in,
   TL_POINT_PIXELS (TL_POSTERIZE);
 }
 #endif
+
+/* 8-bit storage of a filter whose channels stay apart (brightness-contrast,
+ * posterize: each colour channel's code follows from that channel's code
+ * alone, alpha's from alpha's, in a format without premultiplication):
+ * TABLE holds the result of every code, channel by channel, which the
+ * host takes from the C reference (engine/tl-filter-tone.c), so the bits
+ * are the reference's.  A lookup a channel replaces the decoding, the
+ * filter's arithmetic and the encoding's search.  Aligned runs of four
+ * pixels move in one 16-byte access, as tl_load4 () moves them.
+ */
+#if TL_STORE == TL_STORE_U8 && \
+    (! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_code_table))
+inline uint
+tl_code_table_word (uint                 codes,
+                    global const uchar4 *table)
+{
+  return (uint) table[codes & 0xff].x |
+         (uint) table[(codes >> 8) & 0xff].y << 8 |
+         (uint) table[(codes >> 16) & 0xff].z << 16 |
+         (uint) table[codes >> 24].w << 24;
+}
+
+kernel void
+tl_code_table (global const tl_pixel *in,
+               global tl_pixel       *out,
+               TlDispatch             d,
+               global const float    *codec,
+               global const uchar4   *table)
+{
+  int2 origin = tl_item_origin (&d);
+  int  end    = min (origin.x + d.pixels_per_item, d.width);
+  int  row    = origin.y * d.stride;
+  int  x      = origin.x;
+
+  if (origin.y >= d.height)
+    return;
+  for (; x + 4 <= end && ((row + x) & 3) == 0; x += 4)
+    {
+      uint4 codes = ((global const uint4 *) in)[(row + x) >> 2];
+
+      ((global uint4 *) out)[(row + x) >> 2] =
+        (uint4) (tl_code_table_word (codes.x, table),
+                 tl_code_table_word (codes.y, table),
+                 tl_code_table_word (codes.z, table),
+                 tl_code_table_word (codes.w, table));
+    }
+  for (; x < end; x++)
+    {
+      uchar4 c = in[row + x];
+
+      out[row + x] = (uchar4) (table[c.x].x, table[c.y].y, table[c.z].z,
+                               table[c.w].w);
+    }
+}
+#endif

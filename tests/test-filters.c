@@ -179,6 +179,15 @@ static const FilterCase filter_cases[] =
     "R'G'B'A u8", 0, TRUE },
   { "gaussian-blur", { "std-dev=3", NULL }, "logo.png", 0.0, FALSE,
     "RGBA half", 0, TRUE },
+  /* 8-bit brightness-contrast and posterize look each code up in a
+   * table the C reference fills (tl_tone_launch_table ()): every alpha,
+   * sRGB and linear codes, rows at every alignment (runs of four pixels
+   * looked up from one access, single pixels from their own).
+   */
+  { "brightness-contrast", { "contrast=1.8", "brightness=0.25" },
+    "coffee.png", 0.0, FALSE, "R'G'B'A u8", 597, TRUE },
+  { "posterize", { "levels=5", NULL }, "logo.png", 0.0, FALSE, "RGBA u8",
+    497, TRUE },
 };
 
 /* Where the table leaves a filter without a case in float storage or in
