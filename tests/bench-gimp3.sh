@@ -17,6 +17,10 @@
 # then, in a second GIMP without the module, the procedures again: the
 # plug-in path, where every pixel crosses the plug-in protocol.
 # A fresh profile: no tuning data, as a new user has.
+# Every tree builds in the root's one folder (/var/tmp/threadlens-gimp3,
+# the tree mounted as /src), so to compare two trees (a worktree of an
+# earlier commit, say) touch each tree's sources before its run: ninja
+# otherwise keeps the objects of whichever tree's sources are newer.
 # Usage: sh tests/bench-gimp3.sh [RUNS]
 set -eu
 
