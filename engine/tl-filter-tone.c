@@ -82,10 +82,11 @@ tl_tone_launch (TlRun        *run,
   return tl_run_enqueue (run, kernel, 2, error);
 }
 
-/* Whether the run's pixels are 8-bit codes that FILTER, whose channels
- * stay apart, can take through a table of codes (tl_tone_launch_table ()):
- * without premultiplication, each channel's result depends on that
- * channel's code alone.
+/* Whether the run's pixels are 8-bit codes without premultiplication:
+ * then a filter whose channels stay apart (brightness-contrast,
+ * posterize) gives each channel a result that depends on that channel's
+ * code alone, and can take them through a table of codes
+ * (tl_tone_launch_table ()).
  */
 static gboolean
 tl_tone_table_applies (TlRun *run)
