@@ -61,15 +61,17 @@ tl_area_sobel_reference (const TlFilter      *filter,
             gfloat b2 = in[(bottom + right) * 4 + c];
             gfloat hor, ver;
 
-            hor  = (-1.0f * t0) + (1.0f * t2);
-            hor += (-2.0f * m0) + (2.0f * m2);
-            hor += (-1.0f * b0) + (1.0f * b2);
+            /* Separable: the columns' vertical smoothing (1 2 1) and
+             * difference (1 0 -1), combined across.  The kernel forms
+             * each column's terms once, in this order.
+             */
+            hor = ((t2 + 2.0f * m2) + b2) - ((t0 + 2.0f * m0) + b0);
+            ver = ((t0 - b0) + 2.0f * (t1 - b1)) + (t2 - b2);
 
-            ver  = (1.0f * t0) + (2.0f * t1) + (1.0f * t2);
-            ver += (-1.0f * b0) + (-2.0f * b1) + (-1.0f * b2);
-
-            /* sqrt (32): the largest magnitude, from a 0-to-1 step. */
-            out[c] = sqrtf (hor * hor + ver * ver) / 5.656854f;
+            /* sqrt (32), the largest magnitude (from a 0-to-1 step),
+             * divides the root: 2^-5 scales the squares exactly.
+             */
+            out[c] = sqrtf ((hor * hor + ver * ver) * 0.03125f);
           }
         out[3] = in[(mid + x) * 4 + 3];
       }

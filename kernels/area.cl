@@ -15,7 +15,8 @@
 /* edge-sobel: GEGL's default (both directions, magnitude) per colour
  * channel, scaled by 1 / sqrt (32), alpha of the centre pixel kept.  An
  * item's window moves along its pixels a column at a time, so k pixels
- * load k + 2 columns of three rows, not 3 k.  In 8-bit storage an item
+ * load k + 2 columns of three rows, not 3 k, and each column's
+ * separable terms are formed once.  In 8-bit storage an item
  * of four aligned pixels loads each row's four in one access, and sRGB
  * codes decode from a copy of the table in local memory where that is a
  * store of its own (TL_DECODE_LOCAL), since each pixel is decoded about
@@ -77,25 +78,41 @@ tl_sobel_load4 (global const tl_pixel *in,
 }
 #endif
 
-/* The output at M1 from its window: T the row above, M its own, B the
- * row below, 0 to 2 from left to right.
+/* One column of the window, rows T, M and B: its vertical smoothing
+ * (1 2 1) and its vertical difference (1 0 -1).  Sobel's kernels are
+ * separable, so each column's terms serve the three outputs whose window
+ * holds it.
+ */
+inline void
+tl_sobel_column (float4  t,
+                 float4  m,
+                 float4  b,
+                 float4 *smooth,
+                 float4 *diff)
+{
+  *smooth = (t + 2.0f * m) + b;
+  *diff   = t - b;
+}
+
+/* The output from the terms of its left, middle and right columns:
+ * the horizontal gradient is the right column's smoothing less the
+ * left's, the vertical one the differences smoothed across.  Scaling
+ * the squares by 2^-5 is exact, where dividing the root by sqrt (32)
+ * rounded twice.
  */
 inline float4
-tl_sobel_pixel (float4 t0, float4 t1, float4 t2,
-                float4 m0, float4 m1, float4 m2,
-                float4 b0, float4 b1, float4 b2)
+tl_sobel_pixel (float4 smooth_left,
+                float4 diff_left,
+                float4 diff_mid,
+                float4 smooth_right,
+                float4 diff_right,
+                float  alpha)
 {
-  float4 hor, ver, gradient;
+  float4 hor      = smooth_right - smooth_left;
+  float4 ver      = (diff_left + 2.0f * diff_mid) + diff_right;
+  float4 gradient = sqrt ((hor * hor + ver * ver) * 0.03125f);
 
-  hor  = (-1.0f * t0) + (1.0f * t2);
-  hor += (-2.0f * m0) + (2.0f * m2);
-  hor += (-1.0f * b0) + (1.0f * b2);
-
-  ver  = (1.0f * t0) + (2.0f * t1) + (1.0f * t2);
-  ver += (-1.0f * b0) + (-2.0f * b1) + (-1.0f * b2);
-
-  gradient = sqrt (hor * hor + ver * ver) / 5.656854f;
-  return (float4) (gradient.xyz, m1.w);
+  return (float4) (gradient.xyz, alpha);
 }
 
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_area_sobel)
@@ -115,7 +132,7 @@ tl_area_sobel (global const tl_pixel *in,
   int    end    = min (origin.x + d.pixels_per_item, d.width);
   int    x      = origin.x;
   int    top, mid, bottom;
-  float4 t0, t1, t2, m0, m1, m2, b0, b1, b2;
+  float4 s0, v0, s1, v1, s2, v2, m1;
 
 #ifdef TL_DECODE_LOCAL
   tl_codec_to_local (codec, table_copy);
@@ -127,9 +144,10 @@ tl_area_sobel (global const tl_pixel *in,
   mid    = origin.y * d.stride;
   bottom = clamp (origin.y + 1, 0, d.height - 1) * d.stride;
 
-  t0 = tl_sobel_load (in, top + max (x - 1, 0), codec, table);
-  m0 = tl_sobel_load (in, mid + max (x - 1, 0), codec, table);
-  b0 = tl_sobel_load (in, bottom + max (x - 1, 0), codec, table);
+  tl_sobel_column (tl_sobel_load (in, top + max (x - 1, 0), codec, table),
+                   tl_sobel_load (in, mid + max (x - 1, 0), codec, table),
+                   tl_sobel_load (in, bottom + max (x - 1, 0), codec, table),
+                   &s0, &v0);
 
 #ifdef TL_SOBEL_RUNS
   /* The GPU rule's item, four aligned pixels, as one run.  Items of
@@ -139,42 +157,44 @@ tl_area_sobel (global const tl_pixel *in,
   if (end - x == 4 && ((top + x) & 3) == 0 && ((mid + x) & 3) == 0 &&
       ((bottom + x) & 3) == 0)
     {
-      float4 t[4], m[4], b[4], run[4];
+      float4 t[4], m[4], b[4], s[4], v[4], run[4];
       int    right = min (x + 4, d.width - 1);
 
       tl_sobel_load4 (in, top + x, codec, table, t);
       tl_sobel_load4 (in, mid + x, codec, table, m);
       tl_sobel_load4 (in, bottom + x, codec, table, b);
-      t2 = tl_sobel_load (in, top + right, codec, table);
-      m2 = tl_sobel_load (in, mid + right, codec, table);
-      b2 = tl_sobel_load (in, bottom + right, codec, table);
+      for (int i = 0; i < 4; i++)
+        tl_sobel_column (t[i], m[i], b[i], &s[i], &v[i]);
+      tl_sobel_column (tl_sobel_load (in, top + right, codec, table),
+                       tl_sobel_load (in, mid + right, codec, table),
+                       tl_sobel_load (in, bottom + right, codec, table),
+                       &s2, &v2);
 
-      run[0] = tl_sobel_pixel (t0, t[0], t[1], m0, m[0], m[1], b0, b[0], b[1]);
-      run[1] = tl_sobel_pixel (t[0], t[1], t[2], m[0], m[1], m[2],
-                               b[0], b[1], b[2]);
-      run[2] = tl_sobel_pixel (t[1], t[2], t[3], m[1], m[2], m[3],
-                               b[1], b[2], b[3]);
-      run[3] = tl_sobel_pixel (t[2], t[3], t2, m[2], m[3], m2, b[2], b[3], b2);
+      run[0] = tl_sobel_pixel (s0, v0, v[0], s[1], v[1], m[0].w);
+      run[1] = tl_sobel_pixel (s[0], v[0], v[1], s[2], v[2], m[1].w);
+      run[2] = tl_sobel_pixel (s[1], v[1], v[2], s[3], v[3], m[2].w);
+      run[3] = tl_sobel_pixel (s[2], v[2], v[3], s2, v2, m[3].w);
       tl_store4 (out, mid + x, run, codec);
       return;
     }
 #endif
 
-  t1 = tl_sobel_load (in, top + x, codec, table);
   m1 = tl_sobel_load (in, mid + x, codec, table);
-  b1 = tl_sobel_load (in, bottom + x, codec, table);
+  tl_sobel_column (tl_sobel_load (in, top + x, codec, table), m1,
+                   tl_sobel_load (in, bottom + x, codec, table), &s1, &v1);
 
   for (; x < end; x++)
     {
-      int right = min (x + 1, d.width - 1);
+      int    right = min (x + 1, d.width - 1);
+      float4 m2    = tl_sobel_load (in, mid + right, codec, table);
 
-      t2 = tl_sobel_load (in, top + right, codec, table);
-      m2 = tl_sobel_load (in, mid + right, codec, table);
-      b2 = tl_sobel_load (in, bottom + right, codec, table);
-      tl_store (out, mid + x,
-                tl_sobel_pixel (t0, t1, t2, m0, m1, m2, b0, b1, b2), codec);
-      t0 = t1; m0 = m1; b0 = b1;
-      t1 = t2; m1 = m2; b1 = b2;
+      tl_sobel_column (tl_sobel_load (in, top + right, codec, table), m2,
+                       tl_sobel_load (in, bottom + right, codec, table),
+                       &s2, &v2);
+      tl_store (out, mid + x, tl_sobel_pixel (s0, v0, v1, s2, v2, m1.w),
+                codec);
+      s0 = s1; v0 = v1;
+      s1 = s2; v1 = v2; m1 = m2;
     }
 }
 #endif
