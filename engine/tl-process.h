@@ -27,6 +27,7 @@ typedef struct
   guint          tiles;
   GeglRectangle  tile;          /* the first tile, halo excluded */
   gsize          peak_bytes;    /* host memory the pixels took at once */
+  gsize          fresh_bytes;   /* of it, memory the process had not kept */
   gsize          pixel_size;    /* bytes per pixel as they travelled */
   const gchar   *storage;       /* "u8", "u16", "half" or "float" */
   gboolean       on_cpu;        /* the C reference ran (no platform) */

@@ -257,6 +257,47 @@ test_thin_regions (void)
     }
 }
 
+/* Host memory is kept between calls, as the GEGL module in GIMP's
+ * process makes one call after another: a second call of the same size
+ * takes no fresh memory, a bigger one does, and smaller tiles then fit
+ * the kept blocks.  The pixels stay those of the first call throughout,
+ * so nothing of a kept block's earlier contents shows.
+ */
+static void
+test_kept_memory (void)
+{
+  const TlFilter       *filter = tl_filter_lookup ("edge-sobel", NULL);
+  g_autofree TlValue   *values = tl_filter_default_values (filter);
+  g_autoptr(GeglBuffer) layer  = layer_of ("R'G'B'A u8");
+  g_autoptr(GeglBuffer) first  = NULL;
+  g_autoptr(GeglBuffer) again  = NULL;
+  g_autoptr(GeglBuffer) tiled  = NULL;
+  g_autoptr(GeglBuffer) wide   = NULL;
+  g_autoptr(GeglBuffer) grown  = NULL;
+  const GeglRectangle  *extent = gegl_buffer_get_extent (layer);
+  GeglRectangle         part   = { 50, 40, 200, 150 };
+  GeglRectangle         bigger = { 0, 0, extent->width * 2, extent->height };
+  TlProcessReport       report;
+
+  first = run (context, filter, values, layer, &part, 0, &report);
+  again = run (context, filter, values, layer, &part, 0, &report);
+  g_assert_cmpuint (report.fresh_bytes, ==, 0);
+  assert_same (first, again, &part, "a second call on kept memory");
+
+  /* Twice the layer, its right half a copy of the left. */
+  wide = gegl_buffer_new (&bigger, gegl_buffer_get_format (layer));
+  gegl_buffer_copy (layer, NULL, GEGL_ABYSS_NONE, wide, NULL);
+  gegl_buffer_copy (layer, NULL, GEGL_ABYSS_NONE, wide,
+                    GEGL_RECTANGLE (extent->width, 0, 0, 0));
+  grown = run (context, filter, values, wide, &bigger, 0, &report);
+  g_assert_cmpuint (report.fresh_bytes, >, 0);
+
+  tiled = run (context, filter, values, layer, &part, 64, &report);
+  g_assert_cmpuint (report.tiles, >, 1);
+  g_assert_cmpuint (report.fresh_bytes, ==, 0);
+  assert_same (first, tiled, &part, "tiles on kept memory");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -306,6 +347,7 @@ main (int    argc,
   g_test_add_func ("/process/on-cpu", test_on_cpu);
   g_test_add_func ("/process/bad-region", test_bad_region);
   g_test_add_func ("/process/thin-regions", test_thin_regions);
+  g_test_add_func ("/process/kept-memory", test_kept_memory);
 
   status = g_test_run ();
   tl_context_free (context);
