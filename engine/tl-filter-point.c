@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <math.h>
+
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
@@ -80,10 +82,12 @@ tl_point_color_matrix_reference (const TlFilter      *filter,
       const gfloat *in  = pixels->in + i * 4;
       gfloat       *out = pixels->out + i * 4;
 
+      /* Fused multiply-adds from the offset, the kernel's order. */
       for (row = 0; row < 4; row++)
-        out[row] = (m[row * 4 + 0] * in[0] + m[row * 4 + 1] * in[1] +
-                    m[row * 4 + 2] * in[2] + m[row * 4 + 3] * in[3] +
-                    offset[row]);
+        out[row] = fmaf (m[row * 4 + 3], in[3],
+                         fmaf (m[row * 4 + 2], in[2],
+                               fmaf (m[row * 4 + 1], in[1],
+                                     fmaf (m[row * 4 + 0], in[0], offset[row]))));
     }
 }
 

@@ -282,7 +282,8 @@ tl_tone_mono_mixer_reference (const TlFilter      *filter,
       gfloat       *out = pixels->out + i * 4;
       gfloat        y;
 
-      y = in[0] * red + in[1] * green + in[2] * blue;
+      /* Fused multiply-adds, the kernel's order. */
+      y = fmaf (in[2], blue, fmaf (in[1], green, in[0] * red));
 
       out[0] = y;
       out[1] = y;
@@ -362,9 +363,10 @@ tl_tone_sepia_reference (const TlFilter      *filter,
       const gfloat *in  = pixels->in + i * 4;
       gfloat       *out = pixels->out + i * 4;
 
-      out[0] = m[0] * in[0] + m[1] * in[1] + m[2] * in[2];
-      out[1] = m[3] * in[0] + m[4] * in[1] + m[5] * in[2];
-      out[2] = m[6] * in[0] + m[7] * in[1] + m[8] * in[2];
+      /* Fused multiply-adds, the kernel's order. */
+      out[0] = fmaf (m[2], in[2], fmaf (m[1], in[1], m[0] * in[0]));
+      out[1] = fmaf (m[5], in[2], fmaf (m[4], in[1], m[3] * in[0]));
+      out[2] = fmaf (m[8], in[2], fmaf (m[7], in[1], m[6] * in[0]));
       out[3] = in[3];
     }
 }

@@ -77,7 +77,7 @@ inline float4
 tl_mono_mixer_pixel (float4 v,
                      float4 w)
 {
-  float y = v.x * w.x + v.y * w.y + v.z * w.z;
+  float y = fma (v.z, w.z, fma (v.y, w.y, v.x * w.x));
 
   return (float4) (y, y, y, v.w);
 }
@@ -97,7 +97,7 @@ tl_mono_mixer (global const tl_pixel *in,
 #endif
 
 /* R~G~B~A: each colour channel is a row of the sepia matrix times RGB,
- * alpha kept.
+ * alpha kept; the sums are fused multiply-adds, as in the C reference.
  */
 inline float4
 tl_sepia_pixel (float4 v,
@@ -105,9 +105,9 @@ tl_sepia_pixel (float4 v,
                 float4 g,
                 float4 b)
 {
-  return (float4) (r.x * v.x + r.y * v.y + r.z * v.z,
-                   g.x * v.x + g.y * v.y + g.z * v.z,
-                   b.x * v.x + b.y * v.y + b.z * v.z,
+  return (float4) (fma (r.z, v.z, fma (r.y, v.y, r.x * v.x)),
+                   fma (g.z, v.z, fma (g.y, v.y, g.x * v.x)),
+                   fma (b.z, v.z, fma (b.y, v.y, b.x * v.x)),
                    v.w);
 }
 
