@@ -41,6 +41,9 @@ static const FormatCase format_cases[] =
   { "R'G'B'A u16", "RGBA float",    "u16",   8,  TRUE },
   { "Y' u16",      "R'G'B'A float", "u16",   8,  FALSE },
   { "R~G~B~A u16", "RGBA float",    "u16",   8,  TRUE },
+  /* In sRGB's space R'G'B' and R~G~B~ are one curve: nothing to convert. */
+  { "R'G'B'A u8",  "R~G~B~A float", "u8",    4,  FALSE },
+  { "R~G~B~A u16", "R'G'B'A float", "u16",   8,  FALSE },
   { "RGBA half",   "RaGaBaA float", "half",  8,  FALSE },
   { "YA half",     "RGBA float",    "half",  8,  FALSE },
   /* Half across TRCs would round twice: float instead. */
@@ -371,6 +374,31 @@ static const EncodeCase encode_cases[] =
   { "gamma-3",  3.0, FALSE },
 };
 
+/* R~G~B~ is sRGB's curve in every space: a layer in a space of another
+ * curve still converts for a filter working in R~G~B~ (sepia,
+ * posterize), one in sRGB's space does not.
+ */
+static void
+test_same_curve (void)
+{
+  const Babl        *gamma = babl_trc_gamma (1.8);
+  const Babl        *other = babl_space_from_chromaticities (
+                               NULL, 0.3127, 0.3290, 0.64, 0.33, 0.30, 0.60,
+                               0.15, 0.06, gamma, gamma, gamma,
+                               BABL_SPACE_FLAG_NONE);
+  g_autoptr(GError)  error = NULL;
+  g_autoptr(TlCodec) srgb  = tl_codec_new (babl_format ("R'G'B'A u8"),
+                                           "R~G~B~A float", &error);
+  g_autoptr(TlCodec) gamma_codec = NULL;
+
+  g_assert_no_error (error);
+  g_assert_false (tl_codec_converts_trc (srgb));
+  gamma_codec = tl_codec_new (babl_format_with_space ("R'G'B'A u8", other),
+                              "R~G~B~A float", &error);
+  g_assert_no_error (error);
+  g_assert_true (tl_codec_converts_trc (gamma_codec));
+}
+
 /* 8-bit encoding across TRCs, by the one-read index where the codes allow
  * it and by the search where they do not, gives each value the code its
  * definition does: at every threshold and the floats either side, at
@@ -472,6 +500,7 @@ main (int    argc,
       g_test_add_data_func (path, &format_cases[i], test_format);
     }
   g_test_add_func ("/codec/half", test_half);
+  g_test_add_func ("/codec/same-curve", test_same_curve);
   g_test_add_func ("/codec/half-round", test_half_round);
   g_test_add_func ("/codec/premultiplied", test_premultiplied);
   for (i = 0; i < G_N_ELEMENTS (encode_cases); i++)
