@@ -146,7 +146,13 @@ tl_encode (float4              v,
   {
     float alpha = v.w < TL_ALPHA_FLOOR ? TL_ALPHA_FLOOR : v.w;
 
-    v.xyz /= alpha;
+    /* Opaque pixels (most photos' all) skip the division, which is
+     * correctly rounded in these programs and so long; x / 1 is x, so
+     * the bits are the same.  H100, 4096x4096 u8: box-blur 389 to 407
+     * GB/s, unsharp-mask's column pass 8.1 to 7.7 times the copy.
+     */
+    if (alpha != 1.0f)
+      v.xyz /= alpha;
   }
 #endif
   c = tl_code_round (v);
@@ -194,7 +200,8 @@ tl_store (global tl_pixel    *p,
   {
     float alpha = v.w < TL_ALPHA_FLOOR ? TL_ALPHA_FLOOR : v.w;
 
-    v.xyz /= alpha;
+    if (alpha != 1.0f)
+      v.xyz /= alpha;
   }
 #endif
   vstore_half4_rte (v, i, p);
