@@ -54,6 +54,24 @@
 #define tl_convert_pixel convert_uchar4
 #endif
 
+#if TL_PREMUL
+/* Premultiplied colour back to straight colour for storage, alpha kept.
+ * Opaque pixels (most photos' all) skip the division, which is correctly
+ * rounded in these programs and so long; x / 1 is x, so the bits are the
+ * same.  H100, 4096x4096 u8: box-blur 389 to 407 GB/s, unsharp-mask's
+ * column pass 8.1 to 7.7 times the copy.
+ */
+inline float4
+tl_unpremultiply (float4 v)
+{
+  float alpha = v.w < TL_ALPHA_FLOOR ? TL_ALPHA_FLOOR : v.w;
+
+  if (alpha != 1.0f)
+    v.xyz /= alpha;
+  return v;
+}
+#endif
+
 #ifdef TL_CODE_MAX
 /* Round to the nearest code: the value is never negative here, so the
  * conversion's truncation is floor ().
@@ -143,17 +161,7 @@ tl_encode (float4              v,
   uint4 c;
 
 #if TL_PREMUL
-  {
-    float alpha = v.w < TL_ALPHA_FLOOR ? TL_ALPHA_FLOOR : v.w;
-
-    /* Opaque pixels (most photos' all) skip the division, which is
-     * correctly rounded in these programs and so long; x / 1 is x, so
-     * the bits are the same.  H100, 4096x4096 u8: box-blur 389 to 407
-     * GB/s, unsharp-mask's column pass 8.1 to 7.7 times the copy.
-     */
-    if (alpha != 1.0f)
-      v.xyz /= alpha;
-  }
+  v = tl_unpremultiply (v);
 #endif
   c = tl_code_round (v);
 #if TL_STORE_TRC
@@ -197,12 +205,7 @@ tl_store (global tl_pixel    *p,
   p[i] = v;
 #elif TL_STORE == TL_STORE_HALF
 #if TL_PREMUL
-  {
-    float alpha = v.w < TL_ALPHA_FLOOR ? TL_ALPHA_FLOOR : v.w;
-
-    if (alpha != 1.0f)
-      v.xyz /= alpha;
-  }
+  v = tl_unpremultiply (v);
 #endif
   vstore_half4_rte (v, i, p);
 #else

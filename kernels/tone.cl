@@ -186,13 +186,13 @@ tl_posterize (global const tl_pixel *in,
 #if TL_STORE == TL_STORE_U8 && \
     (! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_code_table))
 inline uint
-tl_code_table_word (uint                 codes,
+tl_code_table_word (uint                 word,
                     global const uchar4 *table)
 {
-  return (uint) table[codes & 0xff].x |
-         (uint) table[(codes >> 8) & 0xff].y << 8 |
-         (uint) table[(codes >> 16) & 0xff].z << 16 |
-         (uint) table[codes >> 24].w << 24;
+  uint4 c = tl_word_codes (word);
+
+  return (uint) table[c.x].x | (uint) table[c.y].y << 8 |
+         (uint) table[c.z].z << 16 | (uint) table[c.w].w << 24;
 }
 
 kernel void
