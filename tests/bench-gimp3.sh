@@ -2,8 +2,11 @@
 # ThreadLens benchmark inside GIMP 3 (a benchmark, not a test), the twin
 # of bench-gimp2.sh, run in the Debian 13 root (build-aux/gimp3-root.sh).
 # In one headless GIMP process, on a bundled photo scaled to 3840x2160 (an
-# 8-bit RGB layer), each call runs RUNS times on a fresh copy and the best
-# time is kept:
+# 8-bit RGB layer), each call runs RUNS times on a fresh copy and the
+# median time is kept; a ThreadLens operation and GIMP's own twin run in
+# turns, each first in every other round, and their ratio is the median
+# of the rounds' own ratios, which this machine's drift between runs
+# (up to 40% on two cores) mostly cancels out of:
 #   threadlens:gaussian-blur (std-dev 6), threadlens:box-blur (radius
 #   50), threadlens:unsharp-mask (std-dev 20) and threadlens:invert
 #   applied in-core with gimp-drawable-merge-new-filter, against GIMP's
@@ -44,17 +47,44 @@ prelude="
 (define (now) (let ((t (gettimeofday))) (+ (* 1000.0 (car t)) (/ (cadr t) 1000.0))))
 (define base (car (gimp-file-load RUN-NONINTERACTIVE \"$photo\")))
 (gimp-image-scale base 3840 2160)
+(define (insert x sorted)
+  (if (or (null? sorted) (<= x (car sorted)))
+      (cons x sorted)
+      (cons (car sorted) (insert x (cdr sorted)))))
+(define (sorted-numbers values)
+  (if (null? values) '() (insert (car values) (sorted-numbers (cdr values)))))
+(define (median values)
+  (let ((sorted (sorted-numbers values))
+        (n (length values)))
+    (if (odd? n)
+        (list-ref sorted (quotient n 2))
+        (/ (+ (list-ref sorted (- (quotient n 2) 1)) (list-ref sorted (quotient n 2))) 2))))
+; CALL's time on a fresh copy of the photo, in ms.
+(define (timed call)
+  (let* ((copy (car (gimp-image-duplicate base)))
+         (layer (vector-ref (car (gimp-image-get-selected-drawables copy)) 0))
+         (start (now)))
+    (call copy layer)
+    (let ((ms (- (now) start)))
+      (gimp-image-delete copy)
+      ms)))
 (define (best name call)
-  (let loop ((i 0) (fastest 1e12))
+  (let loop ((i 0) (times '()))
     (if (< i $runs)
-        (let* ((copy (car (gimp-image-duplicate base)))
-               (layer (vector-ref (car (gimp-image-get-selected-drawables copy)) 0))
-               (start (now)))
-          (call copy layer)
-          (let ((ms (- (now) start)))
-            (gimp-image-delete copy)
-            (loop (+ i 1) (min fastest ms))))
-        (gimp-message (string-append \"TL-BENCH \" name \" \" (number->string fastest))))))
+        (loop (+ i 1) (cons (timed call) times))
+        (gimp-message (string-append \"TL-BENCH \" name \" \" (number->string (median times)))))))
+; OURS and THEIRS in turns under NAME: both medians and the rounds' ratio.
+(define (pair name ours theirs)
+  (let loop ((i 0) (a '()) (b '()) (ratios '()))
+    (if (< i $runs)
+        (let* ((ours-first (even? i))
+               (ta (if ours-first (timed ours) 0))
+               (tb (timed theirs))
+               (ta (if ours-first ta (timed ours))))
+          (loop (+ i 1) (cons ta a) (cons tb b) (cons (/ ta tb) ratios)))
+        (gimp-message (string-append \"TL-PAIR \" name \" \" (number->string (median a))
+                                     \" \" (number->string (median b))
+                                     \" \" (number->string (median ratios)))))))
 ; OPERATION in-core with PROPERTIES (a list of names and values).
 (define (merge operation properties)
   (lambda (img layer)
@@ -62,35 +92,26 @@ prelude="
            (append (list layer operation 0 LAYER-MODE-REPLACE 1.0) properties))))
 ; threadlens:FILTER and GIMP's own gegl:FILTER, under NAME.
 (define (twins name filter ours theirs)
-  (best (string-append \"in-core-\" name) (merge (string-append \"threadlens:\" filter) ours))
-  (best (string-append \"gimp-\" name) (merge (string-append \"gegl:\" filter) theirs)))
+  (pair name (merge (string-append \"threadlens:\" filter) ours)
+             (merge (string-append \"gegl:\" filter) theirs)))
 "
 
 gimp () {
   gimp-console-3.0 -i --batch-interpreter=plug-in-script-fu-eval \
-    -b "(begin $prelude $1)" --quit 2>&1 | sed -n 's/.*TL-BENCH //p'
+    -b "(begin $prelude $1)" --quit 2>&1 | sed -n 's/.*\(TL-BENCH\|TL-PAIR\) /\1 /p'
 }
 
 {
 gimp "
-(best \"in-core-gaussian-blur\" (lambda (img layer)
-  (gimp-drawable-merge-new-filter layer \"threadlens:gaussian-blur\" 0 LAYER-MODE-REPLACE 1.0 \"std-dev\" 6.0)))
-(best \"gimp-gaussian-blur\" (lambda (img layer)
-  (gimp-drawable-merge-new-filter layer \"gegl:gaussian-blur\" 0 LAYER-MODE-REPLACE 1.0 \"std-dev-x\" 6.0 \"std-dev-y\" 6.0)))
+(pair \"gaussian-blur\"
+  (merge \"threadlens:gaussian-blur\" (list \"std-dev\" 6.0))
+  (merge \"gegl:gaussian-blur\" (list \"std-dev-x\" 6.0 \"std-dev-y\" 6.0)))
 (best \"procedure-gaussian-blur\" (lambda (img layer)
   (plug-in-threadlens-gaussian-blur #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector layer) #:std-dev 6.0)))
-(best \"in-core-box-blur\" (lambda (img layer)
-  (gimp-drawable-merge-new-filter layer \"threadlens:box-blur\" 0 LAYER-MODE-REPLACE 1.0 \"radius\" 50.0)))
-(best \"gimp-box-blur\" (lambda (img layer)
-  (gimp-drawable-merge-new-filter layer \"gegl:box-blur\" 0 LAYER-MODE-REPLACE 1.0 \"radius\" 50)))
-(best \"in-core-unsharp-mask\" (lambda (img layer)
-  (gimp-drawable-merge-new-filter layer \"threadlens:unsharp-mask\" 0 LAYER-MODE-REPLACE 1.0 \"std-dev\" 20.0 \"scale\" 0.5)))
-(best \"gimp-unsharp-mask\" (lambda (img layer)
-  (gimp-drawable-merge-new-filter layer \"gegl:unsharp-mask\" 0 LAYER-MODE-REPLACE 1.0 \"std-dev\" 20.0 \"scale\" 0.5)))
-(best \"in-core-invert\" (lambda (img layer)
-  (gimp-drawable-merge-new-filter layer \"threadlens:invert\" 0 LAYER-MODE-REPLACE 1.0)))
-(best \"gimp-invert\" (lambda (img layer)
-  (gimp-drawable-merge-new-filter layer \"gegl:invert-gamma\" 0 LAYER-MODE-REPLACE 1.0)))
+(twins \"box-blur\" \"box-blur\" (list \"radius\" 50.0) (list \"radius\" 50))
+(twins \"unsharp-mask\" \"unsharp-mask\" (list \"std-dev\" 20.0 \"scale\" 0.5)
+       (list \"std-dev\" 20.0 \"scale\" 0.5))
+(pair \"invert\" (merge \"threadlens:invert\" '()) (merge \"gegl:invert-gamma\" '()))
 (best \"procedure-invert\" (lambda (img layer)
   (plug-in-threadlens-invert #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector layer))))
 (twins \"box-blur-4\" \"box-blur\" (list \"radius\" 4.0) (list \"radius\" 4))
@@ -114,23 +135,18 @@ gimp "
   (plug-in-threadlens-invert #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector layer))))
 (best \"plug-in-path-thread-map\" (lambda (img layer)
   (plug-in-threadlens-thread-map #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector layer) #:overlay \"work-group\")))"
-} | awk '{ ms[$1] = $2; printf "%-28s %10.1f ms (best of '"$runs"')\n", $1, $2 }
+} | awk '
+  $1 == "TL-BENCH" { ms[$2] = $3
+                     printf "%-28s %10.1f ms (median of '"$runs"')\n", $2, $3 }
+  $1 == "TL-PAIR"  { ms["in-core-" $2] = $3; ms["gimp-" $2] = $4; ratio[$2] = $5
+                     printf "%-28s in-core %8.1f ms, GIMP %8.1f ms (medians of '"$runs"'), in-core / GIMP %.2f (median of the rounds)\n", $2, $3, $4, $5 }
   END {
     for (f = 1; f <= 2; f++) {
       name = f == 1 ? "gaussian-blur" : "invert"
-      printf "%-13s in-core / GIMP = %.2f, procedure / GIMP = %.2f, plug-in path / GIMP = %.2f\n",
-             name, ms["in-core-" name] / ms["gimp-" name],
-             ms["procedure-" name] / ms["gimp-" name],
+      printf "%-13s procedure / GIMP = %.2f, plug-in path / GIMP = %.2f (medians)\n",
+             name, ms["procedure-" name] / ms["gimp-" name],
              ms["plug-in-path-" name] / ms["gimp-" name]
     }
-    printf "box-blur      in-core / GIMP = %.2f (radius 50)\n",
-           ms["in-core-box-blur"] / ms["gimp-box-blur"]
-    printf "unsharp-mask  in-core / GIMP = %.2f (std-dev 20)\n",
-           ms["in-core-unsharp-mask"] / ms["gimp-unsharp-mask"]
-    n = split ("box-blur-4 unsharp-mask-3 edge-sobel pixelize brightness-contrast threshold mono-mixer sepia posterize", rest, " ")
-    for (i = 1; i <= n; i++)
-      printf "%-19s in-core / GIMP = %.2f (defaults)\n", rest[i],
-             ms["in-core-" rest[i]] / ms["gimp-" rest[i]]
     printf "thread-map    procedure / plug-in path = %.2f\n",
            ms["procedure-thread-map"] / ms["plug-in-path-thread-map"]
   }'
