@@ -73,15 +73,19 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$packages" ]; then
   echo "$packages" > "$stamp"
 fi
 
-command=${1:-meson test -C /var/tmp/threadlens-gimp3 --print-errorlogs --suite engine --suite gimp3}
-chroot "$root" env TL_ROOT_COMMAND="$command" sh -c '
+# A build folder in the root for each checkout (named by its path), so
+# that two trees (a worktree of an earlier commit, say) never share
+# objects; COMMAND finds it as $TL_GIMP3_BUILD.
+build=/var/tmp/threadlens-gimp3-$(printf '%s' "$top" | cksum | cut -d ' ' -f 1)
+command=${1:-meson test -C $build --print-errorlogs --suite engine --suite gimp3}
+chroot "$root" env TL_ROOT_COMMAND="$command" TL_GIMP3_BUILD="$build" sh -c '
   set -e
   cd /src
-  build=/var/tmp/threadlens-gimp3
+  build=$TL_GIMP3_BUILD
   if [ -f $build/build.ninja ]; then
     meson setup --reconfigure -Dgimp=3 $build /src > $build.setup.log || { cat $build.setup.log; exit 1; }
   else
-    meson setup -Dgimp=3 $build /src > /var/tmp/threadlens-gimp3.setup.log || { cat /var/tmp/threadlens-gimp3.setup.log; exit 1; }
+    meson setup -Dgimp=3 $build /src > $build.setup.log || { cat $build.setup.log; exit 1; }
   fi
   meson compile -C $build > $build.compile.log 2>&1 || { tail -40 $build.compile.log; exit 1; }
   eval "$TL_ROOT_COMMAND"

@@ -20,10 +20,8 @@
 # then, in a second GIMP without the module, the procedures again: the
 # plug-in path, where every pixel crosses the plug-in protocol.
 # A fresh profile: no tuning data, as a new user has.
-# Every tree builds in the root's one folder (/var/tmp/threadlens-gimp3,
-# the tree mounted as /src), so to compare two trees (a worktree of an
-# earlier commit, say) touch each tree's sources before its run: ninja
-# otherwise keeps the objects of whichever tree's sources are newer.
+# Each tree builds in a folder of its own in the root (gimp3-root.sh), so
+# two trees (a worktree of an earlier commit, say) compare as they are.
 # Usage: sh tests/bench-gimp3.sh [RUNS]
 set -eu
 
@@ -32,7 +30,7 @@ if [ "${1:-}" != "--inside" ]; then
   exec sh "$top/build-aux/gimp3-root.sh" "sh tests/bench-gimp3.sh --inside ${1:-5}"
 fi
 runs=${2:-5}
-build=/var/tmp/threadlens-gimp3
+build=${TL_GIMP3_BUILD:?run through build-aux/gimp3-root.sh}
 
 profile=$(mktemp -d "${TMPDIR:-/tmp}/threadlens-gimp3-XXXXXX")
 trap 'rm -rf "$profile"' EXIT INT TERM
