@@ -148,8 +148,9 @@ visible_window_names (void)
 
 /* What a person needs when GIMP did not do its part: whether it is still
  * running, the windows on the display and the end of its output.
+ * Returns whether it is still running (an exited GIMP has been reaped).
  */
-static void
+static gboolean
 report_gimp (GPid         pid,
              const gchar *log)
 {
@@ -158,14 +159,17 @@ report_gimp (GPid         pid,
   gint              status  = 0;
   gsize             length  = 0;
 
-  if (waitpid (pid, &status, WNOHANG) == pid)
-    g_test_message ("GIMP has exited (wait status %d)", status);
-  else
+  gboolean          running = waitpid (pid, &status, WNOHANG) != pid;
+
+  if (running)
     g_test_message ("GIMP is still running");
+  else
+    g_test_message ("GIMP has exited (wait status %d)", status);
   g_test_message ("windows on the display: %s", *windows ? windows : "none");
   if (g_file_get_contents (log, &text, &length, NULL))
     g_test_message ("the end of GIMP's output (%s): %s", log,
                     length > 4000 ? text + length - 4000 : text);
+  return running;
 }
 
 static GPid
@@ -266,6 +270,7 @@ test_interactive_run (void)
       g_autofree gchar *name    = g_strdup_printf ("gimp-%u", attempt);
       g_autofree gchar *gimpdir = work_file (name);
       g_autofree gchar *windows = NULL;
+      gboolean          running;
 
       g_free (log);
       log  = g_strdup_printf ("%s.log", gimpdir);
@@ -276,13 +281,16 @@ test_interactive_run (void)
         break;
       screenshot ("no-dialog.png");
       windows = visible_window_names ();
-      report_gimp (pid, log);
+      running = report_gimp (pid, log);
       if (attempt > 1 || *windows)
         g_error ("no ThreadLens dialog appeared within %d s", DIALOG_SECONDS);
       g_test_message ("GIMP showed no window within %d s; starting it once more",
                       DIALOG_SECONDS);
-      kill (pid, SIGKILL);
-      waitpid (pid, NULL, 0);
+      if (running)
+        {
+          kill (pid, SIGKILL);
+          waitpid (pid, NULL, 0);
+        }
       g_spawn_close_pid (pid);
     }
   /* The pointer out of the way: without a compositor its tooltip would
