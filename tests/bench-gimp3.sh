@@ -136,7 +136,7 @@ gimp "
 } | awk '
   $1 == "TL-BENCH" { ms[$2] = $3
                      printf "%-28s %10.1f ms (median of '"$runs"')\n", $2, $3 }
-  $1 == "TL-PAIR"  { ms["in-core-" $2] = $3; ms["gimp-" $2] = $4; ratio[$2] = $5
+  $1 == "TL-PAIR"  { ms["gimp-" $2] = $4
                      printf "%-28s in-core %8.1f ms, GIMP %8.1f ms (medians of '"$runs"'), in-core / GIMP %.2f (median of the rounds)\n", $2, $3, $4, $5 }
   END {
     for (f = 1; f <= 2; f++) {
