@@ -70,7 +70,7 @@ ms = {k: [m for m, c in v] for k, v in rows.items()}
 copies = {k: [m / c for m, c in v] for k, v in rows.items()}
 ratios = [a / b for a, b in zip(ms["after"], ms["before"])]
 print("| %s | %s | %s | %s | %s | %.2f |" % (
-    sys.argv[1], spread(ms["before"], "%.1f"), spread(ms["after"], "%.1f"),
+    sys.argv[1], spread(ms["before"], "%.3g"), spread(ms["after"], "%.3g"),
     spread(copies["before"], "%.1fx"), spread(copies["after"], "%.1fx"),
     statistics.median(ratios)))
 ' "$filter"
