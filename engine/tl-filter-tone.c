@@ -86,7 +86,8 @@ tl_tone_launch (TlRun        *run,
  * then a filter whose channels stay apart (brightness-contrast,
  * posterize) gives each channel a result that depends on that channel's
  * code alone, and can take them through a table of codes
- * (tl_tone_launch_table ()).
+ * (tl_tone_launch_table ()); and threshold's luma is a sum of one term a
+ * channel code (tl_tone_launch_threshold_table ()).
  */
 static gboolean
 tl_tone_table_applies (TlRun *run)
@@ -234,6 +235,64 @@ tl_tone_threshold_reference (const TlFilter      *filter,
     }
 }
 
+/* The colour channels' 32-bit word of an 8-bit pixel whose codes are
+ * CODES (red in the low byte, as the kernels read words), alpha 0.
+ */
+static cl_uint
+tl_tone_colour_word (const guint8 codes[4])
+{
+  return (cl_uint) codes[0] | (cl_uint) codes[1] << 8 |
+         (cl_uint) codes[2] << 16;
+}
+
+/* threshold through its luma table (kernels/tone.cl, tl_threshold_codes)
+ * where the table applies: each code's decoded value times each weight,
+ * as the C codec decodes and the reference multiplies, so the kernel's
+ * sum is the reference's; and the codes of white and black, as the
+ * codec encodes them.
+ */
+static gboolean
+tl_tone_launch_threshold_table (TlRun    *run,
+                                cl_float  level,
+                                GError  **error)
+{
+  const TlCodec *codec = tl_run_get_pixels (run)->codec;
+  const gfloat   ends[8] = { 1.0f, 1.0f, 1.0f, 1.0f, 0.0f, 0.0f, 0.0f, 1.0f };
+  guint8         ramp[256 * 4], end_codes[8];
+  gfloat         decoded[256 * 4], table[256 * 4];
+  cl_uint        white, black;
+  cl_kernel      kernel;
+  cl_mem         weighted, in = tl_run_get_input (run), out = tl_run_get_output (run);
+  guint          i;
+
+  for (i = 0; i < sizeof (ramp); i++)
+    ramp[i] = i / 4;
+  tl_codec_decode (codec, ramp, decoded, 256);
+  for (i = 0; i < 256; i++)
+    {
+      table[i * 4 + 0] = decoded[i * 4 + 0] * TL_TONE_LUMINANCE_RED;
+      table[i * 4 + 1] = decoded[i * 4 + 1] * TL_TONE_LUMINANCE_GREEN;
+      table[i * 4 + 2] = decoded[i * 4 + 2] * TL_TONE_LUMINANCE_BLUE;
+      table[i * 4 + 3] = 0.0f;
+    }
+  tl_codec_encode (codec, ends, end_codes, 2);
+  white = tl_tone_colour_word (end_codes);
+  black = tl_tone_colour_word (end_codes + 4);
+
+  weighted = tl_run_new_buffer (run, CL_MEM_READ_ONLY, sizeof (table), table,
+                                error);
+  kernel   = weighted ? tl_run_get_kernel (run, "tl_threshold_codes", error)
+                      : NULL;
+  return (kernel != NULL &&
+          tl_run_set_arg (run, kernel, 0, sizeof (cl_mem), &in, error) &&
+          tl_run_set_arg (run, kernel, 1, sizeof (cl_mem), &out, error) &&
+          tl_run_set_arg (run, kernel, 4, sizeof (cl_mem), &weighted, error) &&
+          tl_run_set_arg (run, kernel, 5, sizeof (cl_float), &level, error) &&
+          tl_run_set_arg (run, kernel, 6, sizeof (cl_uint), &white, error) &&
+          tl_run_set_arg (run, kernel, 7, sizeof (cl_uint), &black, error) &&
+          tl_run_enqueue (run, kernel, 2, error));
+}
+
 static gboolean
 tl_tone_threshold_cl (TlRun         *run,
                       const TlValue *values,
@@ -243,6 +302,8 @@ tl_tone_threshold_cl (TlRun         *run,
   const gsize  sizes[] = { sizeof (cl_float) };
   const void  *args[]  = { &level };
 
+  if (tl_tone_table_applies (run))
+    return tl_tone_launch_threshold_table (run, level, error);
   return tl_tone_launch (run, "tl_threshold",
                          G_N_ELEMENTS (args), sizes, args, error);
 }

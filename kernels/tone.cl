@@ -174,14 +174,45 @@ tl_posterize (global const tl_pixel *in,
 }
 #endif
 
+#if TL_STORE == TL_STORE_U8
+/* The loop of a filter of 8-bit words over this work-item's pixels of
+ * one row, OP (word) giving each result's word (red in the low byte, as
+ * tl_word_codes () reads it): aligned runs of four pixels move in one
+ * 16-byte access, as tl_load4 () moves them, others one at a time.
+ * Needs in, out and d in scope.
+ */
+#define TL_WORD_PIXELS(OP)                                              \
+  do                                                                    \
+    {                                                                   \
+      int2 origin_ = tl_item_origin (&d);                               \
+      int  end_    = min (origin_.x + d.pixels_per_item, d.width);      \
+      int  row_    = origin_.y * d.stride;                              \
+      int  x_      = origin_.x;                                         \
+                                                                        \
+      if (origin_.y >= d.height)                                        \
+        break;                                                          \
+      for (; x_ + 4 <= end_ && ((row_ + x_) & 3) == 0; x_ += 4)         \
+        {                                                               \
+          uint4 words_ = ((global const uint4 *) in)[(row_ + x_) >> 2]; \
+                                                                        \
+          ((global uint4 *) out)[(row_ + x_) >> 2] =                    \
+            (uint4) (OP (words_.x), OP (words_.y), OP (words_.z),       \
+                     OP (words_.w));                                    \
+        }                                                               \
+      for (; x_ < end_; x_++)                                           \
+        ((global uint *) out)[row_ + x_] =                              \
+          OP (((global const uint *) in)[row_ + x_]);                   \
+    }                                                                   \
+  while (0)
+#endif
+
 /* 8-bit storage of a filter whose channels stay apart (brightness-contrast,
  * posterize: each colour channel's code follows from that channel's code
  * alone, alpha's from alpha's, in a format without premultiplication):
  * TABLE holds the result of every code, channel by channel, which the
  * host takes from the C reference (engine/tl-filter-tone.c), so the bits
  * are the reference's.  A lookup a channel replaces the decoding, the
- * filter's arithmetic and the encoding's search.  Aligned runs of four
- * pixels move in one 16-byte access, as tl_load4 () moves them.
+ * filter's arithmetic and the encoding's search.
  */
 #if TL_STORE == TL_STORE_U8 && \
     (! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_code_table))
@@ -195,6 +226,8 @@ tl_code_table_word (uint                 word,
          (uint) table[c.z].z << 16 | (uint) table[c.w].w << 24;
 }
 
+#define TL_CODE_TABLE(word) tl_code_table_word (word, table)
+
 kernel void
 tl_code_table (global const tl_pixel *in,
                global tl_pixel       *out,
@@ -202,29 +235,47 @@ tl_code_table (global const tl_pixel *in,
                global const float    *codec,
                global const uchar4   *table)
 {
-  int2 origin = tl_item_origin (&d);
-  int  end    = min (origin.x + d.pixels_per_item, d.width);
-  int  row    = origin.y * d.stride;
-  int  x      = origin.x;
+  TL_WORD_PIXELS (TL_CODE_TABLE);
+}
+#endif
 
-  if (origin.y >= d.height)
-    return;
-  for (; x + 4 <= end && ((row + x) & 3) == 0; x += 4)
-    {
-      uint4 codes = ((global const uint4 *) in)[(row + x) >> 2];
+/* threshold in 8-bit storage without premultiplication: TABLE holds each
+ * code's decoded value times the red, green and blue weights (x, y, z),
+ * which the host takes from the C codec with the C reference's own
+ * products, so the luma is the reference's sum bit for bit.  Each pixel
+ * is then WHITE or BLACK (the codes of 1 and 0 in the colour channels)
+ * with its own alpha code, which a round trip without premultiplication
+ * keeps.  Three lookups and two additions replace the decoding and the
+ * encoding's three searches.
+ */
+#if TL_STORE == TL_STORE_U8 && \
+    (! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_threshold_codes))
+inline uint
+tl_threshold_word (uint                 word,
+                   global const float4 *table,
+                   float                level,
+                   uint                 white,
+                   uint                 black)
+{
+  uint4 c = tl_word_codes (word);
+  float y = (table[c.x].x + table[c.y].y) + table[c.z].z;
 
-      ((global uint4 *) out)[(row + x) >> 2] =
-        (uint4) (tl_code_table_word (codes.x, table),
-                 tl_code_table_word (codes.y, table),
-                 tl_code_table_word (codes.z, table),
-                 tl_code_table_word (codes.w, table));
-    }
-  for (; x < end; x++)
-    {
-      uchar4 c = in[row + x];
+  return (y >= level ? white : black) | (word & 0xff000000u);
+}
 
-      out[row + x] = (uchar4) (table[c.x].x, table[c.y].y, table[c.z].z,
-                               table[c.w].w);
-    }
+#define TL_THRESHOLD_CODES(word) \
+  tl_threshold_word (word, table, level, white, black)
+
+kernel void
+tl_threshold_codes (global const tl_pixel *in,
+                    global tl_pixel       *out,
+                    TlDispatch             d,
+                    global const float    *codec,
+                    global const float4   *table,
+                    float                  level,
+                    uint                   white,
+                    uint                   black)
+{
+  TL_WORD_PIXELS (TL_THRESHOLD_CODES);
 }
 #endif

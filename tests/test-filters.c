@@ -188,6 +188,14 @@ static const FilterCase filter_cases[] =
     "coffee.png", 0.0, FALSE, "R'G'B'A u8", 597, TRUE },
   { "posterize", { "levels=5", NULL }, "logo.png", 0.0, FALSE, "RGBA u8",
     497, TRUE },
+  /* 8-bit threshold sums a table of each code's weighted luma
+   * (tl_tone_launch_threshold_table ()) and keeps each pixel's alpha
+   * code: every alpha, sRGB and linear codes, every alignment.
+   */
+  { "threshold", { "value=0.4", NULL }, "coffee.png", 0.0, FALSE,
+    "R'G'B'A u8", 597, TRUE },
+  { "threshold", { "value=0.25", NULL }, "logo.png", 0.0, FALSE, "RGBA u8",
+    497, TRUE },
 };
 
 /* Where the table leaves a filter without a case in float storage or in
