@@ -363,7 +363,9 @@ tl_tone_mono_mixer_cl (TlRun         *run,
   const gsize  sizes[]    = { sizeof (weights) };
   const void  *args[]     = { weights };
 
-  return tl_tone_launch (run, "tl_mono_mixer",
+  /* In 8-bit storage, the gray encoded once (kernels/tone.cl). */
+  return tl_tone_launch (run, tl_tone_table_applies (run) ?
+                              "tl_mono_mixer_codes" : "tl_mono_mixer",
                          G_N_ELEMENTS (args), sizes, args, error);
 }
 

@@ -172,6 +172,35 @@ tl_encode (float4              v,
 }
 #endif
 
+#if TL_STORE == TL_STORE_U8 || TL_STORE == TL_STORE_U16
+/* One colour channel's code to its working value and back, as tl_decode ()
+ * and tl_encode () take colour where nothing is premultiplied: for
+ * filters whose colour channels all hold one value (mono-mixer's gray),
+ * which then decode and search once.
+ */
+inline float
+tl_decode_colour (uint                c,
+                  global const float *codec)
+{
+#if TL_STORE_TRC
+  return codec[c];
+#else
+  return (float) c * TL_CODE_SCALE;
+#endif
+}
+
+inline uint
+tl_encode_colour (float               v,
+                  global const float *codec)
+{
+#if TL_STORE_TRC
+  return tl_code_search (v, codec);
+#else
+  return tl_code_round ((float4) v).x;
+#endif
+}
+#endif
+
 inline float4
 tl_load (global const tl_pixel *p,
          int                    i,

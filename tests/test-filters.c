@@ -196,6 +196,13 @@ static const FilterCase filter_cases[] =
     "R'G'B'A u8", 597, TRUE },
   { "threshold", { "value=0.25", NULL }, "logo.png", 0.0, FALSE, "RGBA u8",
     497, TRUE },
+  /* 8-bit mono-mixer encodes its gray once for the three colour channels
+   * and keeps each pixel's alpha code.
+   */
+  { "mono-mixer", { "red=0.5", "green=0.4" }, "coffee.png", 0.0, FALSE,
+    "R'G'B'A u8", 597, TRUE },
+  { "mono-mixer", { "blue=-0.4", NULL }, "logo.png", 0.0, FALSE, "RGBA u8",
+    497, TRUE },
 };
 
 /* Where the table leaves a filter without a case in float storage or in
