@@ -71,7 +71,7 @@ copies = {k: [m / c for m, c in v] for k, v in rows.items()}
 ratios = [a / b for a, b in zip(ms["after"], ms["before"])]
 print("| %s | %s | %s | %s | %s | %.2f |" % (
     sys.argv[1], spread(ms["before"], "%.3g"), spread(ms["after"], "%.3g"),
-    spread(copies["before"], "%.1fx"), spread(copies["after"], "%.1fx"),
+    spread(copies["before"], "%.2fx"), spread(copies["after"], "%.2fx"),
     statistics.median(ratios)))
 ' "$filter"
 done
