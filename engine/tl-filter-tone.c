@@ -90,12 +90,39 @@ tl_tone_launch (TlRun        *run,
  * channel code (tl_tone_launch_threshold_table ()).
  */
 static gboolean
-tl_tone_table_applies (TlRun *run)
+tl_tone_codes_apply (const TlCodec *codec)
 {
-  const TlCodec *codec = tl_run_get_pixels (run)->codec;
-
   return (codec != NULL && tl_codec_get_storage (codec) == TL_STORAGE_U8 &&
           ! tl_codec_premultiplies (codec));
+}
+
+static gboolean
+tl_tone_table_applies (TlRun *run)
+{
+  return tl_tone_codes_apply (tl_run_get_pixels (run)->codec);
+}
+
+/* The kernels of those paths, for the planner (TlFilter.kernels_for). */
+static const gchar *const tl_tone_code_table_kernels[] = { "tl_code_table", NULL };
+static const gchar *const tl_tone_threshold_codes_kernels[] = { "tl_threshold_codes", NULL };
+static const gchar *const tl_tone_mono_mixer_codes_kernels[] = { "tl_mono_mixer_codes", NULL };
+
+static const gchar *const *
+tl_tone_code_table_kernels_for (const TlCodec *codec)
+{
+  return tl_tone_codes_apply (codec) ? tl_tone_code_table_kernels : NULL;
+}
+
+static const gchar *const *
+tl_tone_threshold_kernels_for (const TlCodec *codec)
+{
+  return tl_tone_codes_apply (codec) ? tl_tone_threshold_codes_kernels : NULL;
+}
+
+static const gchar *const *
+tl_tone_mono_mixer_kernels_for (const TlCodec *codec)
+{
+  return tl_tone_codes_apply (codec) ? tl_tone_mono_mixer_codes_kernels : NULL;
 }
 
 /* FILTER through its table of codes (kernels/tone.cl, tl_code_table):
@@ -494,6 +521,7 @@ const TlFilter tl_filter_brightness_contrast =
   .n_params    = G_N_ELEMENTS (tl_tone_brightness_contrast_params),
   .program     = "tone",
   .kernels     = tl_tone_brightness_contrast_kernels,
+  .kernels_for = tl_tone_code_table_kernels_for,
   .reference   = tl_tone_brightness_contrast_reference,
   .run_cl      = tl_tone_brightness_contrast_cl,
 };
@@ -511,6 +539,7 @@ const TlFilter tl_filter_threshold =
   .n_params    = G_N_ELEMENTS (tl_tone_threshold_params),
   .program     = "tone",
   .kernels     = tl_tone_threshold_kernels,
+  .kernels_for = tl_tone_threshold_kernels_for,
   .reference   = tl_tone_threshold_reference,
   .run_cl      = tl_tone_threshold_cl,
 };
@@ -528,6 +557,7 @@ const TlFilter tl_filter_mono_mixer =
   .n_params    = G_N_ELEMENTS (tl_tone_mono_mixer_params),
   .program     = "tone",
   .kernels     = tl_tone_mono_mixer_kernels,
+  .kernels_for = tl_tone_mono_mixer_kernels_for,
   .reference   = tl_tone_mono_mixer_reference,
   .run_cl      = tl_tone_mono_mixer_cl,
 };
@@ -658,6 +688,7 @@ const TlFilter tl_filter_posterize =
   .n_params    = G_N_ELEMENTS (tl_tone_posterize_params),
   .program     = "tone",
   .kernels     = tl_tone_posterize_kernels,
+  .kernels_for = tl_tone_code_table_kernels_for,
   .check       = tl_tone_posterize_check,
   .reference   = tl_tone_posterize_reference,
   .run_cl      = tl_tone_posterize_cl,

@@ -284,9 +284,22 @@ tl_filter_halo (const TlFilter *filter,
   return filter->halo ? filter->halo (values) : 0;
 }
 
-/* The C reference on PIXELS in their storage: decoded to the working
- * format, filtered, encoded back, as the kernels do it.
+/* The kernels FILTER's runs take for pixels stored as CODEC says (NULL:
+ * float in the working format).
  */
+const gchar *const *
+tl_filter_get_kernels (const TlFilter *filter,
+                       const TlCodec  *codec)
+{
+  const gchar *const *kernels = NULL;
+
+  g_return_val_if_fail (filter != NULL, NULL);
+
+  if (filter->kernels_for)
+    kernels = filter->kernels_for (codec);
+  return kernels ? kernels : filter->kernels;
+}
+
 /* FILTER's default pixels per work-item, for pixels stored narrower than
  * floats (NARROW) or as floats.
  */
@@ -338,6 +351,9 @@ tl_filter_scratch_half (const TlCodec *codec)
   return codec != NULL && tl_codec_get_storage (codec) == TL_STORAGE_U8;
 }
 
+/* The C reference on PIXELS in their storage: decoded to the working
+ * format, filtered, encoded back, as the kernels do it.
+ */
 void
 tl_filter_reference (const TlFilter *filter,
                      const TlValue  *values,

@@ -120,6 +120,12 @@ struct _TlFilter
    * none.
    */
   const gchar        *variant;
+  /* The kernels its runs take for pixels stored as CODEC says, where some
+   * storage has a path of its own (the tone filters' tables of 8-bit
+   * codes); NULL, or a NULL answer: KERNELS.  The planner builds and
+   * plans with these, so that a first run builds no kernel it never takes.
+   */
+  const gchar *const *(* kernels_for) (const TlCodec *codec);
 
   /* Pixels outside a region that its result depends on (NULL: none);
    * TL_FILTER_HALO_WHOLE: every pixel of the layer's lines.
@@ -141,6 +147,8 @@ const TlFilter *const *tl_filter_list            (guint           *n_filters);
 const TlFilter       *tl_filter_lookup           (const gchar     *name,
                                                   GError         **error);
 gboolean              tl_filter_scratch_half     (const TlCodec   *codec);
+const gchar *const   *tl_filter_get_kernels      (const TlFilter  *filter,
+                                                  const TlCodec   *codec);
 const TlParamSpec    *tl_filter_find_param       (const TlFilter  *filter,
                                                   const gchar     *name,
                                                   guint           *index);

@@ -163,7 +163,8 @@ tl_run_get_kernel_variant (TlRun       *run,
   g_autofree gchar *program = NULL;
 
   if (run->filter == NULL ||
-      g_strv_contains ((const gchar *const *) run->filter->kernels, kernel_name))
+      g_strv_contains (tl_filter_get_kernels (run->filter, run->pixels->codec),
+                       kernel_name))
     program = g_strdup (run->program);
   else
     {
@@ -418,7 +419,7 @@ tl_run_program_name (const TlFilter *filter,
   g_return_val_if_fail (filter != NULL, NULL);
 
   /* Only the filter's own kernels: "tone:tl_sepia@u8+trc". */
-  kernels = g_strjoinv (",", (gchar **) filter->kernels);
+  kernels = g_strjoinv (",", (gchar **) tl_filter_get_kernels (filter, codec));
   if (filter->variant == NULL)
     tokens = g_strdup (variant);
   else if (*variant == '\0')
@@ -445,20 +446,22 @@ tl_run_plan_filter (TlContext      *context,
                     TlPlan         *plan,
                     GError        **error)
 {
-  g_autofree gchar *program = NULL;
-  TlChoice          resolved = *choice;
-  TlTuning          tuning;
-  guint             i;
+  g_autofree gchar   *program = NULL;
+  const gchar *const *kernels;
+  TlChoice            resolved = *choice;
+  TlTuning            tuning;
+  guint               i;
 
   g_return_val_if_fail (context != NULL && filter != NULL, FALSE);
   g_return_val_if_fail (choice != NULL && limits != NULL, FALSE);
 
   program = tl_run_program_name (filter, codec);
-  for (i = 0; filter->kernels[i]; i++)
+  kernels = tl_filter_get_kernels (filter, codec);
+  for (i = 0; kernels[i]; i++)
     {
       TlLimits  kernel_limits;
-      cl_kernel kernel = tl_context_get_kernel (context, program,
-                                                filter->kernels[i], error);
+      cl_kernel kernel = tl_context_get_kernel (context, program, kernels[i],
+                                                error);
 
       if (kernel == NULL ||
           ! tl_context_kernel_limits (context, kernel, &kernel_limits, error))
