@@ -399,11 +399,11 @@ tl_load_block (global const tl_pixel *in,
     }
 }
 
-/* The loop of a point filter over this work-item's pixels of one row,
- * OP (v) giving each result: runs of four where they are aligned, one at
- * a time elsewhere.  Needs in, out, d and codec in scope.
+/* This work-item's pixels of one row: RUN4 (i, OP) for each run of four
+ * from pixel I where I is a multiple of 4, ONE (i, OP) for each pixel
+ * elsewhere.  Needs d in scope.
  */
-#define TL_POINT_PIXELS(OP)                                             \
+#define TL_ITEM_RUNS(RUN4, ONE, OP)                                     \
   do                                                                    \
     {                                                                   \
       int2 origin_ = tl_item_origin (&d);                               \
@@ -414,18 +414,29 @@ tl_load_block (global const tl_pixel *in,
       if (origin_.y >= d.height)                                        \
         break;                                                          \
       for (; x_ + 4 <= end_ && ((row_ + x_) & 3) == 0; x_ += 4)         \
-        {                                                               \
-          float4 run_[4];                                               \
-                                                                        \
-          tl_load4 (in, row_ + x_, codec, run_);                        \
-          run_[0] = OP (run_[0]);                                       \
-          run_[1] = OP (run_[1]);                                       \
-          run_[2] = OP (run_[2]);                                       \
-          run_[3] = OP (run_[3]);                                       \
-          tl_store4 (out, row_ + x_, run_, codec);                      \
-        }                                                               \
+        RUN4 (row_ + x_, OP);                                           \
       for (; x_ < end_; x_++)                                           \
-        tl_store (out, row_ + x_, OP (tl_load (in, row_ + x_, codec)),  \
-                  codec);                                               \
+        ONE (row_ + x_, OP);                                            \
     }                                                                   \
   while (0)
+
+/* The loop of a point filter, OP (v) giving each result: four pixels
+ * decoded, filtered and encoded together where they are aligned.  Needs
+ * in, out, d and codec in scope.
+ */
+#define TL_POINT_RUN4(i, OP)                                            \
+  do                                                                    \
+    {                                                                   \
+      float4 run_[4];                                                   \
+                                                                        \
+      tl_load4 (in, (i), codec, run_);                                  \
+      run_[0] = OP (run_[0]);                                           \
+      run_[1] = OP (run_[1]);                                           \
+      run_[2] = OP (run_[2]);                                           \
+      run_[3] = OP (run_[3]);                                           \
+      tl_store4 (out, (i), run_, codec);                                \
+    }                                                                   \
+  while (0)
+#define TL_POINT_ONE(i, OP) \
+  tl_store (out, (i), OP (tl_load (in, (i), codec)), codec)
+#define TL_POINT_PIXELS(OP) TL_ITEM_RUNS (TL_POINT_RUN4, TL_POINT_ONE, OP)

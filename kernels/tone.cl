@@ -175,35 +175,24 @@ tl_posterize (global const tl_pixel *in,
 #endif
 
 #if TL_STORE == TL_STORE_U8
-/* The loop of a filter of 8-bit words over this work-item's pixels of
- * one row, OP (word) giving each result's word (red in the low byte, as
- * tl_word_codes () reads it): aligned runs of four pixels move in one
- * 16-byte access, as tl_load4 () moves them, others one at a time.
+/* The loop of a filter of 8-bit words, OP (word) giving each result's
+ * word (red in the low byte, as tl_word_codes () reads it): aligned runs
+ * of four pixels in one 16-byte access, as tl_load4 () moves them.
  * Needs in, out and d in scope.
  */
-#define TL_WORD_PIXELS(OP)                                              \
+#define TL_WORD_RUN4(i, OP)                                             \
   do                                                                    \
     {                                                                   \
-      int2 origin_ = tl_item_origin (&d);                               \
-      int  end_    = min (origin_.x + d.pixels_per_item, d.width);      \
-      int  row_    = origin_.y * d.stride;                              \
-      int  x_      = origin_.x;                                         \
+      uint4 words_ = ((global const uint4 *) in)[(i) >> 2];             \
                                                                         \
-      if (origin_.y >= d.height)                                        \
-        break;                                                          \
-      for (; x_ + 4 <= end_ && ((row_ + x_) & 3) == 0; x_ += 4)         \
-        {                                                               \
-          uint4 words_ = ((global const uint4 *) in)[(row_ + x_) >> 2]; \
-                                                                        \
-          ((global uint4 *) out)[(row_ + x_) >> 2] =                    \
-            (uint4) (OP (words_.x), OP (words_.y), OP (words_.z),       \
-                     OP (words_.w));                                    \
-        }                                                               \
-      for (; x_ < end_; x_++)                                           \
-        ((global uint *) out)[row_ + x_] =                              \
-          OP (((global const uint *) in)[row_ + x_]);                   \
+      ((global uint4 *) out)[(i) >> 2] =                                \
+        (uint4) (OP (words_.x), OP (words_.y), OP (words_.z),           \
+                 OP (words_.w));                                        \
     }                                                                   \
   while (0)
+#define TL_WORD_ONE(i, OP) \
+  (((global uint *) out)[i] = OP (((global const uint *) in)[i]))
+#define TL_WORD_PIXELS(OP) TL_ITEM_RUNS (TL_WORD_RUN4, TL_WORD_ONE, OP)
 #endif
 
 /* 8-bit storage of a filter whose channels stay apart (brightness-contrast,
