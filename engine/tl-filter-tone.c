@@ -86,14 +86,25 @@ tl_tone_launch (TlRun        *run,
  * then a filter whose channels stay apart (brightness-contrast,
  * posterize) gives each channel a result that depends on that channel's
  * code alone, and can take them through a table of codes
- * (tl_tone_launch_table ()); and threshold's luma is a sum of one term a
- * channel code (tl_tone_launch_threshold_table ()).
+ * (tl_tone_launch_table ()).
  */
 static gboolean
 tl_tone_codes_apply (const TlCodec *codec)
 {
   return (codec != NULL && tl_codec_get_storage (codec) == TL_STORAGE_U8 &&
           ! tl_codec_premultiplies (codec));
+}
+
+/* Whether the pixels are 8-bit or 16-bit codes without premultiplication:
+ * then threshold's result needs no encoding, only the codes of white and
+ * black (tl_tone_launch_threshold_codes ()).
+ */
+static gboolean
+tl_tone_codes_in (const TlCodec *codec)
+{
+  return (codec != NULL && ! tl_codec_premultiplies (codec) &&
+          (tl_codec_get_storage (codec) == TL_STORAGE_U8 ||
+           tl_codec_get_storage (codec) == TL_STORAGE_U16));
 }
 
 static gboolean
@@ -116,7 +127,7 @@ tl_tone_code_table_kernels_for (const TlCodec *codec)
 static const gchar *const *
 tl_tone_threshold_kernels_for (const TlCodec *codec)
 {
-  return tl_tone_codes_apply (codec) ? tl_tone_threshold_codes_kernels : NULL;
+  return tl_tone_codes_in (codec) ? tl_tone_threshold_codes_kernels : NULL;
 }
 
 static const gchar *const *
@@ -262,62 +273,36 @@ tl_tone_threshold_reference (const TlFilter      *filter,
     }
 }
 
-/* The colour channels' 32-bit word of an 8-bit pixel whose codes are
- * CODES (red in the low byte, as the kernels read words), alpha 0.
- */
-static cl_uint
-tl_tone_colour_word (const guint8 codes[4])
-{
-  return (cl_uint) codes[0] | (cl_uint) codes[1] << 8 |
-         (cl_uint) codes[2] << 16;
-}
-
-/* threshold through its luma table (kernels/tone.cl, tl_threshold_codes)
- * where the table applies: each code's decoded value times each weight,
- * as the C codec decodes and the reference multiplies, so the kernel's
- * sum is the reference's; and the codes of white and black, as the
- * codec encodes them.
+/* threshold without encoding (kernels/tone.cl, tl_threshold_codes) where
+ * the pixels are codes: the kernel gives each pixel's colour the code of
+ * white or of black, as the C codec encodes 1 and 0.
  */
 static gboolean
-tl_tone_launch_threshold_table (TlRun    *run,
+tl_tone_launch_threshold_codes (TlRun    *run,
                                 cl_float  level,
                                 GError  **error)
 {
-  const TlCodec *codec = tl_run_get_pixels (run)->codec;
+  const TlCodec *codec   = tl_run_get_pixels (run)->codec;
   const gfloat   ends[8] = { 1.0f, 1.0f, 1.0f, 1.0f, 0.0f, 0.0f, 0.0f, 1.0f };
-  guint8         ramp[256 * 4], end_codes[8];
-  gfloat         decoded[256 * 4], table[256 * 4];
+  guint16        codes[8];   /* two pixels in either storage */
   cl_uint        white, black;
-  cl_kernel      kernel;
-  cl_mem         weighted, in = tl_run_get_input (run), out = tl_run_get_output (run);
-  guint          i;
+  const gsize    sizes[] = { sizeof (cl_float), sizeof (cl_uint),
+                             sizeof (cl_uint) };
+  const void    *args[]  = { &level, &white, &black };
 
-  for (i = 0; i < sizeof (ramp); i++)
-    ramp[i] = i / 4;
-  tl_codec_decode (codec, ramp, decoded, 256);
-  for (i = 0; i < 256; i++)
+  tl_codec_encode (codec, ends, codes, 2);
+  if (tl_codec_get_storage (codec) == TL_STORAGE_U8)
     {
-      table[i * 4 + 0] = decoded[i * 4 + 0] * TL_TONE_LUMINANCE_RED;
-      table[i * 4 + 1] = decoded[i * 4 + 1] * TL_TONE_LUMINANCE_GREEN;
-      table[i * 4 + 2] = decoded[i * 4 + 2] * TL_TONE_LUMINANCE_BLUE;
-      table[i * 4 + 3] = 0.0f;
+      white = ((const guint8 *) codes)[0];
+      black = ((const guint8 *) codes)[4];
     }
-  tl_codec_encode (codec, ends, end_codes, 2);
-  white = tl_tone_colour_word (end_codes);
-  black = tl_tone_colour_word (end_codes + 4);
-
-  weighted = tl_run_new_buffer (run, CL_MEM_READ_ONLY, sizeof (table), table,
-                                error);
-  kernel   = weighted ? tl_run_get_kernel (run, "tl_threshold_codes", error)
-                      : NULL;
-  return (kernel != NULL &&
-          tl_run_set_arg (run, kernel, 0, sizeof (cl_mem), &in, error) &&
-          tl_run_set_arg (run, kernel, 1, sizeof (cl_mem), &out, error) &&
-          tl_run_set_arg (run, kernel, 4, sizeof (cl_mem), &weighted, error) &&
-          tl_run_set_arg (run, kernel, 5, sizeof (cl_float), &level, error) &&
-          tl_run_set_arg (run, kernel, 6, sizeof (cl_uint), &white, error) &&
-          tl_run_set_arg (run, kernel, 7, sizeof (cl_uint), &black, error) &&
-          tl_run_enqueue (run, kernel, 2, error));
+  else
+    {
+      white = codes[0];
+      black = codes[4];
+    }
+  return tl_tone_launch (run, "tl_threshold_codes",
+                         G_N_ELEMENTS (args), sizes, args, error);
 }
 
 static gboolean
@@ -329,8 +314,8 @@ tl_tone_threshold_cl (TlRun         *run,
   const gsize  sizes[] = { sizeof (cl_float) };
   const void  *args[]  = { &level };
 
-  if (tl_tone_table_applies (run))
-    return tl_tone_launch_threshold_table (run, level, error);
+  if (tl_tone_codes_in (tl_run_get_pixels (run)->codec))
+    return tl_tone_launch_threshold_codes (run, level, error);
   return tl_tone_launch (run, "tl_threshold",
                          G_N_ELEMENTS (args), sizes, args, error);
 }

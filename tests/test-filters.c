@@ -188,14 +188,19 @@ static const FilterCase filter_cases[] =
     "coffee.png", 0.0, FALSE, "R'G'B'A u8", 597, TRUE },
   { "posterize", { "levels=5", NULL }, "logo.png", 0.0, FALSE, "RGBA u8",
     497, TRUE },
-  /* 8-bit threshold sums a table of each code's weighted luma
-   * (tl_tone_launch_threshold_table ()) and keeps each pixel's alpha
-   * code: every alpha, sRGB and linear codes, every alignment.
+  /* threshold in 8-bit and 16-bit codes gives each pixel the code of
+   * white or black and keeps its alpha code, encoding nothing
+   * (tl_tone_launch_threshold_codes ()): every alpha, sRGB and linear
+   * codes, every alignment.
    */
   { "threshold", { "value=0.4", NULL }, "coffee.png", 0.0, FALSE,
     "R'G'B'A u8", 597, TRUE },
   { "threshold", { "value=0.25", NULL }, "logo.png", 0.0, FALSE, "RGBA u8",
     497, TRUE },
+  { "threshold", { "value=0.6", NULL }, "astronaut.png", 0.0, FALSE,
+    "R'G'B'A u16", 499, TRUE },
+  { "threshold", { "value=0.3", NULL }, "coffee.png", 0.0, FALSE,
+    "RGBA u16", 0, TRUE },
   /* 8-bit mono-mixer encodes its gray once for the three colour channels
    * and keeps each pixel's alpha code.
    */
