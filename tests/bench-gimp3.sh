@@ -16,7 +16,8 @@
 #   brightness-contrast at contrast 1.5 and brightness 0.1), against
 #   that twin; and the
 #   procedures plug-in-threadlens-* (which run in-core when
-#   the module is loaded), the thread map among them;
+#   the module is loaded), the thread map among them; then a few of the
+#   pairs again on the photo in 16-bit precision (the "-u16" lines);
 # then, in a second GIMP without the module, the procedures again: the
 # plug-in path, where every pixel crosses the plug-in protocol.
 # A fresh profile: no tuning data, as a new user has.
@@ -123,7 +124,18 @@ gimp "
 (twins \"sepia\" \"sepia\" '() '())
 (twins \"posterize\" \"posterize\" '() '())
 (best \"procedure-thread-map\" (lambda (img layer)
-  (plug-in-threadlens-thread-map #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector layer) #:overlay \"work-group\")))"
+  (plug-in-threadlens-thread-map #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector layer) #:overlay \"work-group\")))
+(gimp-image-convert-precision base PRECISION-U16-NON-LINEAR)
+(pair \"gaussian-blur-u16\"
+  (merge \"threadlens:gaussian-blur\" (list \"std-dev\" 6.0))
+  (merge \"gegl:gaussian-blur\" (list \"std-dev-x\" 6.0 \"std-dev-y\" 6.0)))
+(pair \"invert-u16\" (merge \"threadlens:invert\" '()) (merge \"gegl:invert-gamma\" '()))
+(twins \"edge-sobel-u16\" \"edge-sobel\" '() '())
+(twins \"brightness-contrast-u16\" \"brightness-contrast\"
+       (list \"contrast\" 1.5 \"brightness\" 0.1) (list \"contrast\" 1.5 \"brightness\" 0.1))
+(twins \"threshold-u16\" \"threshold\" '() '())
+(twins \"mono-mixer-u16\" \"mono-mixer\" '() '())
+(twins \"posterize-u16\" \"posterize\" '() '())"
 
 rm -f "$XDG_DATA_HOME/gegl-0.4/plug-ins/threadlens.so"
 gimp "
