@@ -82,14 +82,14 @@ tl_tone_launch (TlRun        *run,
   return tl_run_enqueue (run, kernel, 2, error);
 }
 
-/* Whether the run's pixels are 8-bit codes without premultiplication:
- * then a filter whose channels stay apart (brightness-contrast,
- * posterize) gives each channel a result that depends on that channel's
- * code alone, and can take them through a table of codes
- * (tl_tone_launch_table ()).
+/* Whether the pixels are 8-bit codes without premultiplication: then a
+ * filter whose channels stay apart (brightness-contrast, posterize) gives
+ * each channel a result that depends on that channel's code alone, and
+ * can take them through a table of codes (tl_tone_launch_table ()); and
+ * mono-mixer keeps each alpha code and encodes its gray once.
  */
 static gboolean
-tl_tone_codes_apply (const TlCodec *codec)
+tl_tone_u8_codes (const TlCodec *codec)
 {
   return (codec != NULL && tl_codec_get_storage (codec) == TL_STORAGE_U8 &&
           ! tl_codec_premultiplies (codec));
@@ -100,17 +100,11 @@ tl_tone_codes_apply (const TlCodec *codec)
  * black (tl_tone_launch_threshold_codes ()).
  */
 static gboolean
-tl_tone_codes_in (const TlCodec *codec)
+tl_tone_integer_codes (const TlCodec *codec)
 {
   return (codec != NULL && ! tl_codec_premultiplies (codec) &&
           (tl_codec_get_storage (codec) == TL_STORAGE_U8 ||
            tl_codec_get_storage (codec) == TL_STORAGE_U16));
-}
-
-static gboolean
-tl_tone_table_applies (TlRun *run)
-{
-  return tl_tone_codes_apply (tl_run_get_pixels (run)->codec);
 }
 
 /* The kernels of those paths, for the planner (TlFilter.kernels_for). */
@@ -121,19 +115,19 @@ static const gchar *const tl_tone_mono_mixer_codes_kernels[] = { "tl_mono_mixer_
 static const gchar *const *
 tl_tone_code_table_kernels_for (const TlCodec *codec)
 {
-  return tl_tone_codes_apply (codec) ? tl_tone_code_table_kernels : NULL;
+  return tl_tone_u8_codes (codec) ? tl_tone_code_table_kernels : NULL;
 }
 
 static const gchar *const *
 tl_tone_threshold_kernels_for (const TlCodec *codec)
 {
-  return tl_tone_codes_in (codec) ? tl_tone_threshold_codes_kernels : NULL;
+  return tl_tone_integer_codes (codec) ? tl_tone_threshold_codes_kernels : NULL;
 }
 
 static const gchar *const *
 tl_tone_mono_mixer_kernels_for (const TlCodec *codec)
 {
-  return tl_tone_codes_apply (codec) ? tl_tone_mono_mixer_codes_kernels : NULL;
+  return tl_tone_u8_codes (codec) ? tl_tone_mono_mixer_codes_kernels : NULL;
 }
 
 /* FILTER through its table of codes (kernels/tone.cl, tl_code_table):
@@ -204,7 +198,7 @@ tl_tone_brightness_contrast_cl (TlRun         *run,
   const gsize  sizes[]    = { sizeof (cl_float), sizeof (cl_float) };
   const void  *args[]     = { &contrast, &brightness };
 
-  if (tl_tone_table_applies (run))
+  if (tl_tone_u8_codes (tl_run_get_pixels (run)->codec))
     return tl_tone_launch_table (run, &tl_filter_brightness_contrast, values,
                                  error);
   return tl_tone_launch (run, "tl_brightness_contrast",
@@ -314,7 +308,7 @@ tl_tone_threshold_cl (TlRun         *run,
   const gsize  sizes[] = { sizeof (cl_float) };
   const void  *args[]  = { &level };
 
-  if (tl_tone_codes_in (tl_run_get_pixels (run)->codec))
+  if (tl_tone_integer_codes (tl_run_get_pixels (run)->codec))
     return tl_tone_launch_threshold_codes (run, level, error);
   return tl_tone_launch (run, "tl_threshold",
                          G_N_ELEMENTS (args), sizes, args, error);
@@ -375,9 +369,10 @@ tl_tone_mono_mixer_cl (TlRun         *run,
   const gsize  sizes[]    = { sizeof (weights) };
   const void  *args[]     = { weights };
 
-  /* In 8-bit storage, the gray encoded once (kernels/tone.cl). */
-  return tl_tone_launch (run, tl_tone_table_applies (run) ?
-                              "tl_mono_mixer_codes" : "tl_mono_mixer",
+  /* In 8-bit storage tl_mono_mixer_codes, which encodes the gray once. */
+  return tl_tone_launch (run,
+                         tl_filter_get_kernels (&tl_filter_mono_mixer,
+                                                tl_run_get_pixels (run)->codec)[0],
                          G_N_ELEMENTS (args), sizes, args, error);
 }
 
@@ -619,7 +614,7 @@ tl_tone_posterize_cl (TlRun         *run,
   const gsize  sizes[] = { sizeof (cl_float), sizeof (cl_float) };
   const void  *args[]  = { &levels, &step };
 
-  if (tl_tone_table_applies (run))
+  if (tl_tone_u8_codes (tl_run_get_pixels (run)->codec))
     return tl_tone_launch_table (run, &tl_filter_posterize, values, error);
   return tl_tone_launch (run, "tl_posterize",
                          G_N_ELEMENTS (args), sizes, args, error);
