@@ -82,22 +82,13 @@ tl_tone_launch (TlRun        *run,
   return tl_run_enqueue (run, kernel, 2, error);
 }
 
-/* Whether the pixels are 8-bit codes without premultiplication: then a
- * filter whose channels stay apart (brightness-contrast, posterize) gives
- * each channel a result that depends on that channel's code alone, and
- * can take them through a table of codes (tl_tone_launch_table ()); and
- * mono-mixer keeps each alpha code and encodes its gray once.
- */
-static gboolean
-tl_tone_u8_codes (const TlCodec *codec)
-{
-  return (codec != NULL && tl_codec_get_storage (codec) == TL_STORAGE_U8 &&
-          ! tl_codec_premultiplies (codec));
-}
-
-/* Whether the pixels are 8-bit or 16-bit codes without premultiplication:
- * then threshold's result needs no encoding, only the codes of white and
- * black (tl_tone_launch_threshold_codes ()).
+/* Whether the pixels are 8-bit or 16-bit codes without
+ * premultiplication: then a filter whose channels stay apart
+ * (brightness-contrast, posterize) gives each channel a result that
+ * depends on that channel's code alone, and can take them through a
+ * table of codes (tl_tone_launch_table ()); and threshold's result needs
+ * no encoding, only the codes of white and black
+ * (tl_tone_launch_threshold_codes ()).
  */
 static gboolean
 tl_tone_integer_codes (const TlCodec *codec)
@@ -105,6 +96,17 @@ tl_tone_integer_codes (const TlCodec *codec)
   return (codec != NULL && ! tl_codec_premultiplies (codec) &&
           (tl_codec_get_storage (codec) == TL_STORAGE_U8 ||
            tl_codec_get_storage (codec) == TL_STORAGE_U16));
+}
+
+/* Whether they are 8-bit codes without premultiplication: then mono-mixer
+ * keeps each alpha code and encodes its gray once (16-bit storage's
+ * binary search, once a pixel, was slower on the H100: README).
+ */
+static gboolean
+tl_tone_u8_codes (const TlCodec *codec)
+{
+  return (tl_tone_integer_codes (codec) &&
+          tl_codec_get_storage (codec) == TL_STORAGE_U8);
 }
 
 /* The kernels of those paths, for the planner (TlFilter.kernels_for). */
@@ -115,7 +117,7 @@ static const gchar *const tl_tone_mono_mixer_codes_kernels[] = { "tl_mono_mixer_
 static const gchar *const *
 tl_tone_code_table_kernels_for (const TlCodec *codec)
 {
-  return tl_tone_u8_codes (codec) ? tl_tone_code_table_kernels : NULL;
+  return tl_tone_integer_codes (codec) ? tl_tone_code_table_kernels : NULL;
 }
 
 static const gchar *const *
@@ -144,19 +146,25 @@ tl_tone_launch_table (TlRun          *run,
                       const TlValue  *values,
                       GError        **error)
 {
-  guint8    ramp[256 * 4], table[256 * 4];
-  TlPixels  pixels = { 256, 1, tl_run_get_pixels (run)->codec, ramp, table,
-                       0, 0 };
-  cl_kernel kernel;
-  cl_mem    codes, in = tl_run_get_input (run), out = tl_run_get_output (run);
-  guint     i;
+  const TlCodec    *codec   = tl_run_get_pixels (run)->codec;
+  gboolean          wide    = tl_codec_get_storage (codec) == TL_STORAGE_U16;
+  guint             n_codes = wide ? 65536 : 256;
+  gsize             bytes   = (gsize) n_codes * tl_codec_get_pixel_size (codec);
+  g_autofree guint8 *ramp   = g_malloc (bytes);
+  g_autofree guint8 *table  = g_malloc (bytes);
+  TlPixels          pixels  = { n_codes, 1, codec, ramp, table, 0, 0 };
+  cl_kernel         kernel;
+  cl_mem            codes, in = tl_run_get_input (run), out = tl_run_get_output (run);
+  guint             i;
 
-  for (i = 0; i < sizeof (ramp); i++)
-    ramp[i] = i / 4;
+  for (i = 0; i < n_codes * 4; i++)
+    if (wide)
+      ((guint16 *) ramp)[i] = i / 4;
+    else
+      ramp[i] = i / 4;
   tl_filter_reference (filter, values, &pixels);
 
-  codes  = tl_run_new_buffer (run, CL_MEM_READ_ONLY, sizeof (table), table,
-                              error);
+  codes  = tl_run_new_buffer (run, CL_MEM_READ_ONLY, bytes, table, error);
   kernel = codes ? tl_run_get_kernel (run, "tl_code_table", error) : NULL;
   return (kernel != NULL &&
           tl_run_set_arg (run, kernel, 0, sizeof (cl_mem), &in, error) &&
@@ -198,7 +206,7 @@ tl_tone_brightness_contrast_cl (TlRun         *run,
   const gsize  sizes[]    = { sizeof (cl_float), sizeof (cl_float) };
   const void  *args[]     = { &contrast, &brightness };
 
-  if (tl_tone_u8_codes (tl_run_get_pixels (run)->codec))
+  if (tl_tone_integer_codes (tl_run_get_pixels (run)->codec))
     return tl_tone_launch_table (run, &tl_filter_brightness_contrast, values,
                                  error);
   return tl_tone_launch (run, "tl_brightness_contrast",
@@ -614,7 +622,7 @@ tl_tone_posterize_cl (TlRun         *run,
   const gsize  sizes[] = { sizeof (cl_float), sizeof (cl_float) };
   const void  *args[]  = { &levels, &step };
 
-  if (tl_tone_u8_codes (tl_run_get_pixels (run)->codec))
+  if (tl_tone_integer_codes (tl_run_get_pixels (run)->codec))
     return tl_tone_launch_table (run, &tl_filter_posterize, values, error);
   return tl_tone_launch (run, "tl_posterize",
                          G_N_ELEMENTS (args), sizes, args, error);

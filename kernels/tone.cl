@@ -201,16 +201,40 @@ tl_posterize (global const tl_pixel *in,
 #define TL_WORD_PIXELS(OP) TL_ITEM_RUNS (TL_WORD_RUN4, TL_WORD_ONE, OP)
 #endif
 
-/* 8-bit storage of a filter whose channels stay apart (brightness-contrast,
- * posterize: each colour channel's code follows from that channel's code
- * alone, alpha's from alpha's, in a format without premultiplication):
- * TABLE holds the result of every code, channel by channel, which the
- * host takes from the C reference (engine/tl-filter-tone.c), so the bits
- * are the reference's.  A lookup a channel replaces the decoding, the
- * filter's arithmetic and the encoding's search.
+#if TL_STORE == TL_STORE_U16
+/* The loop of a filter of 16-bit codes, OP (p) giving each result's
+ * ushort4: aligned runs of four pixels in two 16-byte accesses, as
+ * tl_load4 () moves them (an access a pixel took 1.3 times as long in
+ * threshold's kernel on the H100).  Needs in, out and d in scope.
  */
-#if TL_STORE == TL_STORE_U8 && \
+#define TL_SHORT_RUN4(i, OP)                                            \
+  do                                                                    \
+    {                                                                   \
+      ushort8 a_ = as_ushort8 (((global const uint4 *) in)[(i) >> 1]);  \
+      ushort8 b_ = as_ushort8 (((global const uint4 *) in)[((i) >> 1) + 1]); \
+                                                                        \
+      ((global uint4 *) out)[(i) >> 1] =                                \
+        as_uint4 ((ushort8) (OP (a_.s0123), OP (a_.s4567)));            \
+      ((global uint4 *) out)[((i) >> 1) + 1] =                          \
+        as_uint4 ((ushort8) (OP (b_.s0123), OP (b_.s4567)));            \
+    }                                                                   \
+  while (0)
+#define TL_SHORT_ONE(i, OP) (out[i] = OP (in[i]))
+#define TL_SHORT_PIXELS(OP) TL_ITEM_RUNS (TL_SHORT_RUN4, TL_SHORT_ONE, OP)
+#endif
+
+/* 8-bit and 16-bit storage of a filter whose channels stay apart
+ * (brightness-contrast, posterize: each colour channel's code follows from
+ * that channel's code alone, alpha's from alpha's, in a format without
+ * premultiplication): TABLE holds the result of every code, channel by
+ * channel, which the host takes from the C reference
+ * (engine/tl-filter-tone.c), so the bits are the reference's.  A lookup a
+ * channel replaces the decoding, the filter's arithmetic and the
+ * encoding's search.
+ */
+#if (TL_STORE == TL_STORE_U8 || TL_STORE == TL_STORE_U16) && \
     (! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_code_table))
+#if TL_STORE == TL_STORE_U8
 inline uint
 tl_code_table_word (uint                 word,
                     global const uchar4 *table)
@@ -222,15 +246,21 @@ tl_code_table_word (uint                 word,
 }
 
 #define TL_CODE_TABLE(word) tl_code_table_word (word, table)
+#define TL_CODE_TABLE_PIXELS TL_WORD_PIXELS (TL_CODE_TABLE)
+#else
+#define TL_CODE_TABLE(p) \
+  ((ushort4) (table[(p).x].x, table[(p).y].y, table[(p).z].z, table[(p).w].w))
+#define TL_CODE_TABLE_PIXELS TL_SHORT_PIXELS (TL_CODE_TABLE)
+#endif
 
 kernel void
 tl_code_table (global const tl_pixel *in,
                global tl_pixel       *out,
                TlDispatch             d,
                global const float    *codec,
-               global const uchar4   *table)
+               global const tl_pixel *table)
 {
-  TL_WORD_PIXELS (TL_CODE_TABLE);
+  TL_CODE_TABLE_PIXELS;
 }
 #endif
 
@@ -296,10 +326,6 @@ tl_threshold_code (uint4               c,
    0x010101u | ((word) & 0xff000000u))
 #define TL_THRESHOLD_CODES TL_WORD_PIXELS (TL_THRESHOLD_WORD)
 #else
-/* A 16-bit pixel's result; runs of four move in two 16-byte accesses, as
- * tl_load4 () moves them (an access a pixel took 1.3 times as long on the
- * H100).
- */
 inline ushort4
 tl_threshold_short4 (ushort4             p,
                      global const float *codec,
@@ -314,23 +340,7 @@ tl_threshold_short4 (ushort4             p,
 
 #define TL_THRESHOLD_PIXEL(p)                                           \
   tl_threshold_short4 ((p), codec, level, white, black)
-#define TL_THRESHOLD_ONE(i, OP) (out[i] = TL_THRESHOLD_PIXEL (in[i]))
-#define TL_THRESHOLD_RUN4(i, OP)                                        \
-  do                                                                    \
-    {                                                                   \
-      ushort8 a_ = as_ushort8 (((global const uint4 *) in)[(i) >> 1]);  \
-      ushort8 b_ = as_ushort8 (((global const uint4 *) in)[((i) >> 1) + 1]); \
-                                                                        \
-      ((global uint4 *) out)[(i) >> 1] =                                \
-        as_uint4 ((ushort8) (TL_THRESHOLD_PIXEL (a_.s0123),             \
-                             TL_THRESHOLD_PIXEL (a_.s4567)));           \
-      ((global uint4 *) out)[((i) >> 1) + 1] =                          \
-        as_uint4 ((ushort8) (TL_THRESHOLD_PIXEL (b_.s0123),             \
-                             TL_THRESHOLD_PIXEL (b_.s4567)));           \
-    }                                                                   \
-  while (0)
-#define TL_THRESHOLD_CODES                                              \
-  TL_ITEM_RUNS (TL_THRESHOLD_RUN4, TL_THRESHOLD_ONE, 0)
+#define TL_THRESHOLD_CODES TL_SHORT_PIXELS (TL_THRESHOLD_PIXEL)
 #endif
 
 kernel void

@@ -179,8 +179,8 @@ static const FilterCase filter_cases[] =
     "R'G'B'A u8", 0, TRUE },
   { "gaussian-blur", { "std-dev=3", NULL }, "logo.png", 0.0, FALSE,
     "RGBA half", 0, TRUE },
-  /* 8-bit brightness-contrast and posterize look each code up in a
-   * table the C reference fills (tl_tone_launch_table ()): every alpha,
+  /* 8-bit and 16-bit brightness-contrast and posterize look each code up
+   * in a table the C reference fills (tl_tone_launch_table ()): every alpha,
    * sRGB and linear codes, rows at every alignment (runs of four pixels
    * looked up from one access, single pixels from their own).
    */
@@ -188,6 +188,11 @@ static const FilterCase filter_cases[] =
     "coffee.png", 0.0, FALSE, "R'G'B'A u8", 597, TRUE },
   { "posterize", { "levels=5", NULL }, "logo.png", 0.0, FALSE, "RGBA u8",
     497, TRUE },
+  /* The same in 16-bit storage, a table of 65536 codes. */
+  { "brightness-contrast", { "contrast=0.7", "brightness=-0.1" },
+    "astronaut.png", 0.0, FALSE, "R'G'B'A u16", 501, TRUE },
+  { "posterize", { "levels=9", NULL }, "coffee.png", 0.0, FALSE, "RGBA u16",
+    0, TRUE },
   /* threshold in 8-bit and 16-bit codes gives each pixel the code of
    * white or black and keeps its alpha code, encoding nothing
    * (tl_tone_launch_threshold_codes ()): every alpha, sRGB and linear
