@@ -173,22 +173,10 @@ tl_encode (float4              v,
 #endif
 
 #if TL_STORE == TL_STORE_U8 || TL_STORE == TL_STORE_U16
-/* One colour channel's code to its working value and back, as tl_decode ()
- * and tl_encode () take colour where nothing is premultiplied: for
- * filters whose colour channels all hold one value (mono-mixer's gray),
- * which then decode and search once.
+/* One colour channel's working value to its code, as tl_encode () takes
+ * colour where nothing is premultiplied: for filters whose colour
+ * channels all hold one value (mono-mixer's gray), which then search once.
  */
-inline float
-tl_decode_colour (uint                c,
-                  global const float *codec)
-{
-#if TL_STORE_TRC
-  return codec[c];
-#else
-  return (float) c * TL_CODE_SCALE;
-#endif
-}
-
 inline uint
 tl_encode_colour (float               v,
                   global const float *codec)

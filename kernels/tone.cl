@@ -79,11 +79,18 @@ tl_threshold (global const tl_pixel *in,
 /* Linear RGBA: gray = red * R + green * G + blue * B in every colour
  * channel, alpha kept; w.xyz are the weights.
  */
+inline float
+tl_mono_mixer_gray (float4 v,
+                    float4 w)
+{
+  return fma (v.z, w.z, fma (v.y, w.y, v.x * w.x));
+}
+
 inline float4
 tl_mono_mixer_pixel (float4 v,
                      float4 w)
 {
-  float y = fma (v.z, w.z, fma (v.y, w.y, v.x * w.x));
+  float y = tl_mono_mixer_gray (v, w);
 
   return (float4) (y, y, y, v.w);
 }
@@ -277,10 +284,7 @@ tl_mono_mixer_word (uint                word,
                     global const float *codec,
                     float4              w)
 {
-  uint4 c = tl_word_codes (word);
-  float y = fma (tl_decode_colour (c.z, codec), w.z,
-                 fma (tl_decode_colour (c.y, codec), w.y,
-                      tl_decode_colour (c.x, codec) * w.x));
+  float y = tl_mono_mixer_gray (tl_decode (tl_word_codes (word), codec), w);
 
   return tl_encode_colour (y, codec) * 0x010101u | (word & 0xff000000u);
 }
