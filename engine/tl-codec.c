@@ -51,6 +51,35 @@
 #define TL_CODEC_STEP_FIRST   ((127 - TL_CODEC_STEP_OCTAVES) << 7)
 #define TL_CODEC_N_STEPS      ((TL_CODEC_STEP_OCTAVES << 7) + 1)
 
+/* How many tables stay built for later codecs.  A 16-bit table takes
+ * about 20 ms to build, and GIMP asks the GEGL module for a filter's
+ * result in several chunks, each with a codec of its own; a layer and a
+ * filter use one table, so a few cover every layer format and working
+ * format an image mixes (786 KB each in 16-bit).
+ */
+#define TL_CODEC_KEPT_TABLES 4
+
+/* The conversion tables of one layer curve to one working curve in one
+ * colour space, shared read-only by every codec of them (an atomic
+ * reference-counted box: codecs live in GEGL's threads too).
+ */
+typedef struct
+{
+  const Babl  *space;
+  const gchar *layer_prefix;
+  const gchar *working_prefix;
+  guint        max_code;
+  gboolean     one_step;      /* the one-read index holds every code */
+  guint        n_bins;
+  gfloat      *values;        /* decode[max+1] thresholds[max+1] bins[n+1],
+                               * 8-bit: pad, TL_CODEC_N_STEPS steps of
+                               * two words */
+  gsize        n_values;
+} TlCodecTable;
+
+static GMutex  tl_codec_tables_lock;
+static GQueue  tl_codec_tables = G_QUEUE_INIT;  /* most recent first */
+
 struct _TlCodec
 {
   TlStorageType storage;
@@ -61,9 +90,8 @@ struct _TlCodec
   gboolean      one_step;      /* the one-read index holds every code */
   guint         max_code;      /* 255 or 65535; 0 for half and float */
   guint         n_bins;
-  gfloat       *table;         /* decode[max+1] thresholds[max+1] bins[n+1],
-                                * 8-bit: pad, TL_CODEC_N_STEPS steps of
-                                * two words */
+  TlCodecTable *shared;        /* NULL without a change of curve */
+  const gfloat *table;         /* shared->values */
   gsize         n_table;
   gchar         variant[32];
 };
@@ -181,17 +209,16 @@ tl_codec_build_steps (const gfloat *thresholds,
 }
 
 /* The working values (straight alpha) of the codes, and of the midpoints
- * between them, for the colour channels.
+ * between them, for the colour channels, into TABLE's values.
  */
 static void
-tl_codec_build_table (TlCodec    *codec,
-                      const Babl *space,
-                      const gchar *layer_prefix,
-                      const gchar *working_prefix)
+tl_codec_build_table (TlCodecTable *table)
 {
-  const Babl *encoded  = tl_codec_format (layer_prefix, "double", space);
-  const Babl *straight = tl_codec_format (working_prefix, "double", space);
-  guint       max      = codec->max_code;
+  const Babl *encoded  = tl_codec_format (table->layer_prefix, "double",
+                                          table->space);
+  const Babl *straight = tl_codec_format (table->working_prefix, "double",
+                                          table->space);
+  guint       max      = table->max_code;
   gdouble    *in       = g_new (gdouble, (gsize) (2 * max + 2) * 4);
   gdouble    *out      = g_new (gdouble, (gsize) (2 * max + 2) * 4);
   gfloat     *decode, *thresholds, *bins;
@@ -210,12 +237,12 @@ tl_codec_build_table (TlCodec    *codec,
     }
   babl_process (babl_fish (encoded, straight), in, out, 2 * max + 2);
 
-  codec->n_bins  = max == 255 ? 4096 : 65536;
+  table->n_bins   = max == 255 ? 4096 : 65536;
   /* 8-bit tables end with a pad and the one-read index (see below). */
-  codec->n_table = 2 * (max + 1) + codec->n_bins + 1 +
-                   (max == 255 ? 1 + 2 * TL_CODEC_N_STEPS : 0);
-  codec->table   = g_new0 (gfloat, codec->n_table);
-  decode     = codec->table;
+  table->n_values = 2 * (max + 1) + table->n_bins + 1 +
+                    (max == 255 ? 1 + 2 * TL_CODEC_N_STEPS : 0);
+  table->values   = g_new0 (gfloat, table->n_values);
+  decode     = table->values;
   thresholds = decode + max + 1;
   bins       = thresholds + max + 1;
 
@@ -230,9 +257,9 @@ tl_codec_build_table (TlCodec    *codec,
   thresholds[0] = -G_MAXFLOAT;
 
   /* bins[j]: the code of j / n_bins, i.e. the last threshold <= it. */
-  for (j = 0, k = 0; j <= codec->n_bins; j++)
+  for (j = 0, k = 0; j <= table->n_bins; j++)
     {
-      gfloat x = (gfloat) j / codec->n_bins;
+      gfloat x = (gfloat) j / table->n_bins;
 
       while (k < max && thresholds[k + 1] <= x)
         k++;
@@ -242,12 +269,66 @@ tl_codec_build_table (TlCodec    *codec,
   /* One read instead of a search's three dependent ones, where 8-bit
    * codes allow it (sRGB's do: its steps are never narrower than a bin).
    */
-  codec->one_step = max == 255 &&
+  table->one_step = max == 255 &&
                     tl_codec_build_steps (thresholds, max,
-                                          (guint32 *) (bins + codec->n_bins + 2));
+                                          (guint32 *) (bins + table->n_bins + 2));
 
   g_free (in);
   g_free (out);
+}
+
+static void
+tl_codec_table_clear (gpointer data)
+{
+  TlCodecTable *table = data;
+
+  g_free (table->values);
+}
+
+static void
+tl_codec_table_release (gpointer data)
+{
+  g_atomic_rc_box_release_full (data, tl_codec_table_clear);
+}
+
+/* A reference to the table of MAX_CODE's codes from LAYER_PREFIX's curve
+ * to WORKING_PREFIX's in SPACE: one kept from before, or a new one,
+ * kept in its place (the least recently used goes).
+ */
+static TlCodecTable *
+tl_codec_table_get (const Babl  *space,
+                    const gchar *layer_prefix,
+                    const gchar *working_prefix,
+                    guint        max_code)
+{
+  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&tl_codec_tables_lock);
+  TlCodecTable           *table;
+  GList                  *link;
+
+  for (link = tl_codec_tables.head; link; link = link->next)
+    {
+      table = link->data;
+      if (table->space == space && table->max_code == max_code &&
+          g_str_equal (table->layer_prefix, layer_prefix) &&
+          g_str_equal (table->working_prefix, working_prefix))
+        {
+          g_queue_unlink (&tl_codec_tables, link);
+          g_queue_push_head_link (&tl_codec_tables, link);
+          return g_atomic_rc_box_acquire (table);
+        }
+    }
+
+  table = g_atomic_rc_box_new0 (TlCodecTable);
+  table->space          = space;
+  table->layer_prefix   = layer_prefix;
+  table->working_prefix = working_prefix;
+  table->max_code       = max_code;
+  tl_codec_build_table (table);
+
+  g_queue_push_head (&tl_codec_tables, g_atomic_rc_box_acquire (table));
+  if (tl_codec_tables.length > TL_CODEC_KEPT_TABLES)
+    tl_codec_table_release (g_queue_pop_tail (&tl_codec_tables));
+  return table;
 }
 
 static TlCodec *
@@ -321,7 +402,14 @@ tl_codec_create (const Babl   *layer_format,
 
   codec->format = tl_codec_format (layer_prefix, type, space);
   if (codec->convert_trc)
-    tl_codec_build_table (codec, space, layer_prefix, working_prefix);
+    {
+      codec->shared   = tl_codec_table_get (space, layer_prefix, working_prefix,
+                                            codec->max_code);
+      codec->table    = codec->shared->values;
+      codec->n_table  = codec->shared->n_values;
+      codec->n_bins   = codec->shared->n_bins;
+      codec->one_step = codec->shared->one_step;
+    }
 
   g_snprintf (codec->variant, sizeof (codec->variant), "%s%s%s%s",
               tl_codec_storage_name (codec->storage),
@@ -402,7 +490,8 @@ tl_codec_free (TlCodec *codec)
   if (codec == NULL)
     return;
 
-  g_free (codec->table);
+  if (codec->shared)
+    tl_codec_table_release (codec->shared);
   g_free (codec);
 }
 

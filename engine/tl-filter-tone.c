@@ -132,13 +132,95 @@ tl_tone_mono_mixer_kernels_for (const TlCodec *codec)
   return tl_tone_u8_codes (codec) ? tl_tone_mono_mixer_codes_kernels : NULL;
 }
 
+/* The last table of codes made, for the next run of the same filter
+ * under the same settings and codec: GIMP asks the GEGL module for a
+ * filter's result in chunks (seven for a 3840x2160 layer), and a 16-bit
+ * table takes 4 ms to make on this machine's CPU.
+ */
+typedef struct
+{
+  const TlFilter *filter;
+  TlValue        *values;      /* filter->n_params */
+  const Babl     *format;      /* the codec's stored and working formats, */
+  const Babl     *working;     /* which make the codec */
+  GBytes         *codes;
+} TlToneCodes;
+
+static GMutex      tl_tone_codes_lock;
+static TlToneCodes tl_tone_last_codes;
+
+static gboolean
+tl_tone_codes_match (const TlToneCodes *codes,
+                     const TlFilter    *filter,
+                     const TlValue     *values,
+                     const TlCodec     *codec)
+{
+  guint i, k;
+
+  if (codes->filter != filter ||
+      codes->format != tl_codec_get_format (codec) ||
+      codes->working != tl_codec_get_working (codec))
+    return FALSE;
+  for (i = 0; i < filter->n_params; i++)
+    {
+      if (codes->values[i].n != values[i].n)
+        return FALSE;
+      for (k = 0; k < values[i].n; k++)
+        if (codes->values[i].v[k] != values[i].v[k])
+          return FALSE;
+    }
+  return TRUE;
+}
+
+/* FILTER's result for every code of CODEC's storage in every channel:
+ * the C reference filters a ramp of them, so each code's result is the
+ * reference's bit for bit.  A reference to the bytes, kept for the next
+ * run that asks the same.
+ */
+static GBytes *
+tl_tone_get_codes (const TlFilter *filter,
+                   const TlValue  *values,
+                   const TlCodec  *codec)
+{
+  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&tl_tone_codes_lock);
+  gboolean     wide    = tl_codec_get_storage (codec) == TL_STORAGE_U16;
+  guint        n_codes = wide ? 65536 : 256;
+  gsize        bytes   = (gsize) n_codes * tl_codec_get_pixel_size (codec);
+  guint8      *ramp, *table;
+  TlPixels     pixels  = { n_codes, 1, codec, NULL, NULL, 0, 0 };
+  TlToneCodes *last    = &tl_tone_last_codes;
+  guint        i;
+
+  if (last->codes && tl_tone_codes_match (last, filter, values, codec))
+    return g_bytes_ref (last->codes);
+
+  ramp  = g_malloc (bytes);
+  table = g_malloc (bytes);
+  for (i = 0; i < n_codes * 4; i++)
+    if (wide)
+      ((guint16 *) ramp)[i] = i / 4;
+    else
+      ramp[i] = i / 4;
+  pixels.in  = ramp;
+  pixels.out = table;
+  tl_filter_reference (filter, values, &pixels);
+  g_free (ramp);
+
+  g_clear_pointer (&last->codes, g_bytes_unref);
+  g_free (last->values);
+  last->filter  = filter;
+  last->values  = g_memdup2 (values, filter->n_params * sizeof (TlValue));
+  last->format  = tl_codec_get_format (codec);
+  last->working = tl_codec_get_working (codec);
+  last->codes   = g_bytes_new_take (table, bytes);
+  return g_bytes_ref (last->codes);
+}
+
 /* FILTER through its table of codes (kernels/tone.cl, tl_code_table):
- * the C reference filters a ramp of every code in every channel, so each
- * code's result is the reference's bit for bit, and the kernel looks
- * each channel up.  On the H100 at 4096x4096 in 8-bit storage that took
- * brightness-contrast from 1.22 to 1.02 times the one-pass copy and
- * posterize from 1.33-1.37 to 1.01-1.03; on PoCL at 3840x2160 from 43-45
- * to 11-17 ms and from 88-94 to 14 ms.
+ * the kernel looks each channel up.  On the H100 at 4096x4096 in 8-bit
+ * storage that took brightness-contrast from 1.22 to 1.02 times the
+ * one-pass copy and posterize from 1.33-1.37 to 1.01-1.03; on PoCL at
+ * 3840x2160 from 43-45 to 11-17 ms and from 88-94 to 14 ms.
  */
 static gboolean
 tl_tone_launch_table (TlRun          *run,
@@ -146,25 +228,13 @@ tl_tone_launch_table (TlRun          *run,
                       const TlValue  *values,
                       GError        **error)
 {
-  const TlCodec    *codec   = tl_run_get_pixels (run)->codec;
-  gboolean          wide    = tl_codec_get_storage (codec) == TL_STORAGE_U16;
-  guint             n_codes = wide ? 65536 : 256;
-  gsize             bytes   = (gsize) n_codes * tl_codec_get_pixel_size (codec);
-  g_autofree guint8 *ramp   = g_malloc (bytes);
-  g_autofree guint8 *table  = g_malloc (bytes);
-  TlPixels          pixels  = { n_codes, 1, codec, ramp, table, 0, 0 };
+  g_autoptr(GBytes) table = tl_tone_get_codes (filter, values,
+                                               tl_run_get_pixels (run)->codec);
   cl_kernel         kernel;
   cl_mem            codes, in = tl_run_get_input (run), out = tl_run_get_output (run);
-  guint             i;
 
-  for (i = 0; i < n_codes * 4; i++)
-    if (wide)
-      ((guint16 *) ramp)[i] = i / 4;
-    else
-      ramp[i] = i / 4;
-  tl_filter_reference (filter, values, &pixels);
-
-  codes  = tl_run_new_buffer (run, CL_MEM_READ_ONLY, bytes, table, error);
+  codes  = tl_run_new_buffer (run, CL_MEM_READ_ONLY, g_bytes_get_size (table),
+                              g_bytes_get_data (table, NULL), error);
   kernel = codes ? tl_run_get_kernel (run, "tl_code_table", error) : NULL;
   return (kernel != NULL &&
           tl_run_set_arg (run, kernel, 0, sizeof (cl_mem), &in, error) &&

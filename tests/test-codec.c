@@ -399,6 +399,60 @@ test_same_curve (void)
   g_assert_true (tl_codec_converts_trc (gamma_codec));
 }
 
+/* Codecs of one layer curve, working curve and space share one table
+ * (built once: GIMP asks for a filter's result in chunks, each with a
+ * codec), and a codec keeps its table when newer ones push it out of
+ * those kept: it still decodes and encodes every code as a codec built
+ * afresh does.
+ */
+static void
+test_kept_tables (void)
+{
+  const gchar       *layers[] = { "R'G'B'A u8", "R'G'B'A u16", "R'G'B' u16",
+                                  "RGBA u16", "R~G~B~A u16", "R'G'B'A u8" };
+  const gchar       *workings[] = { "RGBA float", "RaGaBaA float",
+                                    "R'G'B'A float" };
+  g_autoptr(GError)  error = NULL;
+  g_autoptr(TlCodec) held  = tl_codec_new (babl_format ("R'G'B'A u16"),
+                                           "RaGaBaA float", &error);
+  g_autoptr(TlCodec) again = tl_codec_new (babl_format ("R'G'B'A u16"),
+                                           "RaGaBaA float", &error);
+  g_autoptr(TlCodec) fresh = NULL;
+  g_autofree guint16 *ramp = g_new (guint16, 65536 * 4);
+  g_autofree gfloat  *a    = g_new (gfloat, 65536 * 4);
+  g_autofree gfloat  *b    = g_new (gfloat, 65536 * 4);
+  g_autofree guint16 *ca   = g_new (guint16, 65536 * 4);
+  g_autofree guint16 *cb   = g_new (guint16, 65536 * 4);
+  guint               i, j, tables = 0;
+
+  g_assert_no_error (error);
+  g_assert_true (tl_codec_get_table (held, NULL) == tl_codec_get_table (again, NULL));
+  g_clear_pointer (&again, tl_codec_free);
+
+  /* More tables than are kept, from every other pair. */
+  for (i = 0; i < G_N_ELEMENTS (layers); i++)
+    for (j = 0; j < G_N_ELEMENTS (workings); j++)
+      {
+        g_autoptr(TlCodec) other = tl_codec_new (babl_format (layers[i]),
+                                                 workings[j], &error);
+
+        g_assert_no_error (error);
+        tables += tl_codec_get_table (other, NULL) != NULL;
+      }
+  g_assert_cmpuint (tables, >, 4);
+
+  fresh = tl_codec_new (babl_format ("R'G'B'A u16"), "RaGaBaA float", &error);
+  g_assert_no_error (error);
+  for (i = 0; i < 65536 * 4; i++)
+    ramp[i] = (i % 4 == 3) ? 65535 - i / 4 : i / 4;
+  tl_codec_decode (held, ramp, a, 65536);
+  tl_codec_decode (fresh, ramp, b, 65536);
+  g_assert_cmpmem (a, 65536 * 4 * sizeof (gfloat), b, 65536 * 4 * sizeof (gfloat));
+  tl_codec_encode (held, a, ca, 65536);
+  tl_codec_encode (fresh, b, cb, 65536);
+  g_assert_cmpmem (ca, 65536 * 4 * sizeof (guint16), cb, 65536 * 4 * sizeof (guint16));
+}
+
 /* 8-bit encoding across TRCs, by the one-read index where the codes allow
  * it and by the search where they do not, gives each value the code its
  * definition does: at every threshold and the floats either side, at
@@ -503,6 +557,7 @@ main (int    argc,
   g_test_add_func ("/codec/same-curve", test_same_curve);
   g_test_add_func ("/codec/half-round", test_half_round);
   g_test_add_func ("/codec/premultiplied", test_premultiplied);
+  g_test_add_func ("/codec/kept-tables", test_kept_tables);
   for (i = 0; i < G_N_ELEMENTS (encode_cases); i++)
     {
       g_autofree gchar *path = g_strconcat ("/codec/encode-u8/",

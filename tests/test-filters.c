@@ -847,6 +847,50 @@ test_fused_again (void)
   g_free ((gpointer) photo.in);
 }
 
+/* The tables of codes brightness-contrast and posterize look pixels up
+ * in are kept from one run to the next (GIMP's chunks): runs that change
+ * the settings, the layer's curve or the filter between them must each
+ * get their own, so each matches its own C reference.
+ */
+static void
+test_codes_kept (void)
+{
+  static const FilterCase runs[] =
+  {
+    { "brightness-contrast", { "contrast=1.4", "brightness=0.1" },
+      "coffee.png", 0.0, FALSE, "R'G'B'A u16", 301 },
+    { "brightness-contrast", { "contrast=1.4", "brightness=0.1" },
+      "coffee.png", 0.0, FALSE, "R'G'B'A u16", 301 },
+    { "brightness-contrast", { "contrast=1.4", "brightness=0.15" },
+      "coffee.png", 0.0, FALSE, "R'G'B'A u16", 301 },
+    /* Then posterize with brightness-contrast's first value. */
+    { "brightness-contrast", { "contrast=4", "brightness=0.15" },
+      "coffee.png", 0.0, FALSE, "RGBA u16", 301 },
+    { "posterize", { "levels=4", NULL }, "coffee.png", 0.0, FALSE,
+      "RGBA u16", 301 },
+    { "brightness-contrast", { "contrast=1.4", "brightness=0.1" },
+      "coffee.png", 0.0, FALSE, "R'G'B'A u16", 301 },
+    { "brightness-contrast", { "contrast=1.4", "brightness=0.1" },
+      "coffee.png", 0.0, FALSE, "R'G'B'A u8", 301 },
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (runs); i++)
+    {
+      const TlFilter    *filter = tl_filter_lookup (runs[i].filter, NULL);
+      g_autofree gchar  *what   = g_strdup_printf ("run %u of a sequence", i + 1);
+      g_autofree guint8 *out    = NULL;
+      Prepared           p      = { 0, };
+      TlChoice           choice;
+
+      prepare (&runs[i], filter, &p);
+      out = g_malloc (p.n_bytes);
+      tl_choice_init (&choice);
+      run_one (&runs[i], filter, &p, &choice, out, what);
+      unprepare (&p);
+    }
+}
+
 /* The README's filter table names exactly the registry's filters. */
 static void
 test_readme_table (void)
@@ -988,6 +1032,7 @@ main (int    argc,
   g_test_add_func ("/filters/recursive-half", test_recursive_half);
   g_test_add_func ("/filters/box-accuracy", test_box_accuracy);
   g_test_add_func ("/filters/fused-again", test_fused_again);
+  g_test_add_func ("/filters/codes-kept", test_codes_kept);
   g_test_add_func ("/filters/bad-values", test_bad_values);
 
   status = g_test_run ();
