@@ -9,9 +9,10 @@
  * Encoding rounds x * max + 0.5 down, or, across TRCs, finds the code
  * whose interval of working values holds x: the table's thresholds are
  * the working values of the midpoints between codes, and a coarse index
- * over [0, 1] narrows the search to a few codes.  8-bit tables whose
- * codes allow it hold a finer index too, with at most one threshold a
- * bin, which finds the code in one read (tl_codec_build_steps ()).
+ * over [0, 1] narrows the search to a few codes.  Tables whose codes
+ * allow it hold a finer index too, with at most one threshold a bin,
+ * which finds the code in one read (8-bit, tl_codec_build_steps ()) or
+ * two (16-bit, an octave's header first: tl_codec_build_wide_steps ()).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -50,6 +51,20 @@
 #define TL_CODEC_STEP_OCTAVES 20
 #define TL_CODEC_STEP_FIRST   ((127 - TL_CODEC_STEP_OCTAVES) << 7)
 #define TL_CODEC_N_STEPS      ((TL_CODEC_STEP_OCTAVES << 7) + 1)
+
+/* 16-bit codes lie too close for equal bins in every octave (sRGB's top
+ * octave holds 17340 of them, its 2^-20 one a few), so their one-read
+ * index gives each octave of floats as many bins as it needs, a power of
+ * two, and looks the octave up first: octave 0 holds every value below
+ * 2^-63, octaves 1 to 63 the binades up to 1, octave 64 the value 1.
+ * An octave's header is (its first bin, counted from the headers' start;
+ * the shift that leaves a mantissa's top bits).  kernels/tl-pixel.h has
+ * the same numbers.
+ */
+#define TL_CODEC_WIDE_OCTAVES   65
+#define TL_CODEC_WIDE_EXPONENT  63
+#define TL_CODEC_WIDE_MAX_BITS  16
+#define TL_CODEC_WIDE_MAX_BINS  (1 << 18)
 
 /* How many tables stay built for later codecs.  A 16-bit table takes
  * about 20 ms to build, and GIMP asks the GEGL module for a filter's
@@ -208,6 +223,107 @@ tl_codec_build_steps (const gfloat *thresholds,
   return TRUE;
 }
 
+static guint32
+tl_codec_bits (gfloat x)
+{
+  guint32 bits;
+
+  memcpy (&bits, &x, sizeof (bits));
+  return bits & 0x7fffffff;
+}
+
+/* The octave of the 16-bit index that holds X, 0 to 1. */
+static inline gint
+tl_codec_wide_octave (guint32 bits)
+{
+  return CLAMP ((gint) (bits >> 23) - TL_CODEC_WIDE_EXPONENT, 0,
+                TL_CODEC_WIDE_OCTAVES - 1);
+}
+
+/* The mantissa bits each octave's bins need so that none holds two of
+ * the thresholds' values (from THRESHOLDS[1] on), into BITS; the bins in
+ * all, or 0 where two values lie below 2^-63 (a curve much steeper than
+ * sRGB's at the bottom), some octave would need more than
+ * TL_CODEC_WIDE_MAX_BITS or all of them more than TL_CODEC_WIDE_MAX_BINS:
+ * then the search stays.
+ */
+static gsize
+tl_codec_wide_bits (const gfloat *thresholds,
+                    guint         max,
+                    guint        *bits)
+{
+  gsize total = 0;
+  guint k;
+  gint  o;
+
+  memset (bits, 0, TL_CODEC_WIDE_OCTAVES * sizeof (guint));
+  for (k = 2; k <= max; k++)
+    {
+      guint32 a = tl_codec_bits (thresholds[k - 1]);
+      guint32 b = tl_codec_bits (thresholds[k]);
+      guint   need;
+
+      /* Equal thresholds (babl's float maths, made monotonic) are one
+       * step of several codes.
+       */
+      if (a == b || tl_codec_wide_octave (a) != tl_codec_wide_octave (b))
+        continue;
+      if (tl_codec_wide_octave (a) == 0)
+        return 0;
+      /* The first mantissa bit where they differ, counted from the top. */
+      need = 23 - g_bit_nth_msf ((a ^ b) & 0x7fffff, 23);
+      if (need > TL_CODEC_WIDE_MAX_BITS)
+        return 0;
+      bits[tl_codec_wide_octave (a)] = MAX (bits[tl_codec_wide_octave (a)], need);
+    }
+  for (o = 0; o < TL_CODEC_WIDE_OCTAVES; o++)
+    total += (gsize) 1 << bits[o];
+  return total <= TL_CODEC_WIDE_MAX_BINS ? total : 0;
+}
+
+/* The 16-bit index: TL_CODEC_WIDE_OCTAVES headers of two words, then
+ * each octave's bins of two words, for octaves of BITS: the code at the
+ * bin's start in the low 16 bits and the code from the next threshold up
+ * in the high 16 (more than one code on where thresholds are equal),
+ * then that threshold.
+ */
+static void
+tl_codec_build_wide_steps (const gfloat *thresholds,
+                           guint         max,
+                           const guint  *bits,
+                           guint32      *index)
+{
+  guint32 *steps = index + 2 * TL_CODEC_WIDE_OCTAVES;
+  guint    k = 0, n = 0;
+  gint     o;
+
+  for (o = 0; o < TL_CODEC_WIDE_OCTAVES; o++)
+    {
+      guint j;
+
+      index[2 * o]     = TL_CODEC_WIDE_OCTAVES + n;
+      index[2 * o + 1] = 23 - bits[o];
+      for (j = 0; j < (1u << bits[o]); j++, n++)
+        {
+          guint32 start_bits = o == 0 ? 0 :
+                               ((guint32) (o + TL_CODEC_WIDE_EXPONENT) << 23) |
+                               (j << (23 - bits[o]));
+          gfloat  start, next;
+          guint   above;
+
+          memcpy (&start, &start_bits, sizeof (start));
+          while (k < max && thresholds[k + 1] <= start)
+            k++;
+          next  = k < max ? thresholds[k + 1] : G_MAXFLOAT;
+          above = k;
+          while (above < max && thresholds[above + 1] <= next)
+            above++;
+          steps[2 * n] = k | (above << 16);
+          memcpy (&steps[2 * n + 1], &next, sizeof (next));
+        }
+    }
+}
+
 /* The working values (straight alpha) of the codes, and of the midpoints
  * between them, for the colour channels, into TABLE's values.
  */
@@ -272,6 +388,26 @@ tl_codec_build_table (TlCodecTable *table)
   table->one_step = max == 255 &&
                     tl_codec_build_steps (thresholds, max,
                                           (guint32 *) (bins + table->n_bins + 2));
+  /* Two reads instead of a binary search, where 16-bit codes allow it
+   * (sRGB's need 127 thousand bins, 1 MB).
+   */
+  if (max == 65535)
+    {
+      guint octave_bits[TL_CODEC_WIDE_OCTAVES];
+      gsize n_steps = tl_codec_wide_bits (thresholds, max, octave_bits);
+
+      if (n_steps > 0)
+        {
+          gsize base = table->n_values + 1;
+
+          table->n_values = base + 2 * (TL_CODEC_WIDE_OCTAVES + n_steps);
+          table->values   = g_renew (gfloat, table->values, table->n_values);
+          table->one_step = TRUE;
+          table->values[base - 1] = 0.0f;
+          tl_codec_build_wide_steps (table->values + max + 1, max, octave_bits,
+                                     (guint32 *) (table->values + base));
+        }
+    }
 
   g_free (in);
   g_free (out);
@@ -674,6 +810,17 @@ tl_codec_search (const TlCodec *codec,
   guint         lo, hi;
 
   x = fminf (fmaxf (x, 0.0f), 1.0f);
+  if (codec->one_step && codec->max_code == 65535)
+    {
+      const guint32 *index = (const guint32 *) (bins + codec->n_bins + 2);
+      guint32        bits  = tl_codec_bits (x);
+      const guint32 *head  = index + 2 * tl_codec_wide_octave (bits);
+      const guint32 *step  = index + 2 * (head[0] + ((bits & 0x7fffff) >> head[1]));
+      gfloat         next;
+
+      memcpy (&next, &step[1], sizeof (next));
+      return next <= x ? step[0] >> 16 : step[0] & 0xffff;
+    }
   if (codec->one_step)
     {
       const guint32 *step = (const guint32 *) (bins + codec->n_bins + 2) +

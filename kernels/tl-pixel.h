@@ -42,6 +42,9 @@
 #define TL_CODE_MAX  65535
 #define TL_CODE_BINS 65536
 #define TL_CODE_SCALE 0x1.0001p-16f
+/* The octave index of engine/tl-codec.c: its headers, then its bins. */
+#define TL_CODE_WIDE_OCTAVES  65
+#define TL_CODE_WIDE_EXPONENT 63
 #define tl_convert_pixel convert_ushort4
 #else
 #define tl_pixel     uchar4
@@ -83,9 +86,9 @@ tl_code_round (float4 v)
 }
 
 /* The code whose interval of working values holds x: where the table
- * has one, the one-read index's bin and a comparison with the next code's
- * threshold; elsewhere a coarse bin, then a binary search over the few
- * codes in it.
+ * has one, the one-read index's bin (16-bit: its octave's header first)
+ * and a comparison with the next code's threshold; elsewhere a coarse
+ * bin, then a binary search over the few codes in it.
  */
 inline uint
 tl_code_search (float                x,
@@ -97,7 +100,19 @@ tl_code_search (float                x,
   uint                lo, hi;
 
   x = fmin (fmax (x, 0.0f), 1.0f);
-#ifdef TL_CODE_ONE_STEP
+#if defined (TL_CODE_ONE_STEP) && TL_STORE == TL_STORE_U16
+  {
+    /* The octave's header, then its bin: two reads, not a search. */
+    global const uint2 *index  = (global const uint2 *) (bins + TL_CODE_BINS + 2);
+    uint                bits   = as_uint (x) & 0x7fffffff;
+    uint2               head   = index[clamp ((int) (bits >> 23) -
+                                              TL_CODE_WIDE_EXPONENT, 0,
+                                              TL_CODE_WIDE_OCTAVES - 1)];
+    uint2               step   = index[head.x + ((bits & 0x7fffff) >> head.y)];
+
+    return as_float (step.y) <= x ? step.x >> 16 : step.x & 0xffff;
+  }
+#elif defined (TL_CODE_ONE_STEP)
   {
     /* The sign bit goes: fmax () may leave -0. */
     int   step_bin = max ((int) ((as_uint (x) & 0x7fffffff) >> 16) -

@@ -23,14 +23,16 @@
 # A fresh profile: no tuning data, as a new user has.
 # Each tree builds in a folder of its own in the root (gimp3-root.sh), so
 # two trees (a worktree of an earlier commit, say) compare as they are.
-# Usage: sh tests/bench-gimp3.sh [RUNS]
+# Usage: sh tests/bench-gimp3.sh [RUNS [u16]]; "u16" runs the 16-bit
+# pairs alone.
 set -eu
 
 if [ "${1:-}" != "--inside" ]; then
   top=$(cd "$(dirname "$0")/.." && pwd)
-  exec sh "$top/build-aux/gimp3-root.sh" "sh tests/bench-gimp3.sh --inside ${1:-5}"
+  exec sh "$top/build-aux/gimp3-root.sh" "sh tests/bench-gimp3.sh --inside ${1:-5} ${2:-all}"
 fi
 runs=${2:-5}
+only=${3:-all}
 build=${TL_GIMP3_BUILD:?run through build-aux/gimp3-root.sh}
 
 profile=$(mktemp -d "${TMPDIR:-/tmp}/threadlens-gimp3-XXXXXX")
@@ -100,8 +102,7 @@ gimp () {
     -b "(begin $prelude $1)" --quit 2>&1 | sed -n 's/.*\(TL-BENCH\|TL-PAIR\) /\1 /p'
 }
 
-{
-gimp "
+eight_bit="
 (pair \"gaussian-blur\"
   (merge \"threadlens:gaussian-blur\" (list \"std-dev\" 6.0))
   (merge \"gegl:gaussian-blur\" (list \"std-dev-x\" 6.0 \"std-dev-y\" 6.0)))
@@ -124,7 +125,8 @@ gimp "
 (twins \"sepia\" \"sepia\" '() '())
 (twins \"posterize\" \"posterize\" '() '())
 (best \"procedure-thread-map\" (lambda (img layer)
-  (plug-in-threadlens-thread-map #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector layer) #:overlay \"work-group\")))
+  (plug-in-threadlens-thread-map #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector layer) #:overlay \"work-group\")))"
+sixteen_bit="
 (gimp-image-convert-precision base PRECISION-U16-NON-LINEAR)
 (pair \"gaussian-blur-u16\"
   (merge \"threadlens:gaussian-blur\" (list \"std-dev\" 6.0))
@@ -136,6 +138,13 @@ gimp "
 (twins \"threshold-u16\" \"threshold\" '() '())
 (twins \"mono-mixer-u16\" \"mono-mixer\" '() '())
 (twins \"posterize-u16\" \"posterize\" '() '())"
+
+{
+if [ "$only" = u16 ]; then
+  gimp "$sixteen_bit"
+  exit 0
+fi
+gimp "$eight_bit $sixteen_bit"
 
 rm -f "$XDG_DATA_HOME/gegl-0.4/plug-ins/threadlens.so"
 gimp "
@@ -151,6 +160,8 @@ gimp "
   $1 == "TL-PAIR"  { ms["gimp-" $2] = $4
                      printf "%-28s in-core %8.1f ms, GIMP %8.1f ms (medians of '"$runs"'), in-core / GIMP %.2f (median of the rounds)\n", $2, $3, $4, $5 }
   END {
+    if (!("gimp-invert" in ms))
+      exit
     for (f = 1; f <= 2; f++) {
       name = f == 1 ? "gaussian-blur" : "invert"
       printf "%-13s procedure / GIMP = %.2f, plug-in path / GIMP = %.2f (medians)\n",

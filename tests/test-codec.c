@@ -323,28 +323,44 @@ test_premultiplied (void)
   g_assert_cmpmem (out, 4, in, 4);
 }
 
-/* The code of X by its definition: the last code whose threshold (the
- * table's second part) is at most X, after clamping to 0 to 1.
+/* The code of X by its definition: the last code, to MAX, whose
+ * threshold (the table's second part) is at most X, after clamping to 0
+ * to 1.
  */
 static guint
 code_by_thresholds (const gfloat *thresholds,
+                    guint         max,
                     gfloat        x)
 {
-  guint k = 0;
+  guint lo = 0, hi = max;
 
   x = fminf (fmaxf (x, 0.0f), 1.0f);
-  while (k < 255 && thresholds[k + 1] <= x)
-    k++;
-  return k;
+  while (lo < hi)
+    {
+      guint mid = (lo + hi + 1) / 2;
+
+      if (thresholds[mid] <= x)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+  return lo;
 }
 
 static guint
 code_by_codec (const TlCodec *codec,
                gfloat         x)
 {
-  gfloat working[4] = { x, x, x, 1.0f };
-  guint8 stored[4];
+  gfloat  working[4] = { x, x, x, 1.0f };
+  guint8  stored[4];
+  guint16 wide[4];
 
+  if (tl_codec_get_storage (codec) == TL_STORAGE_U16)
+    {
+      tl_codec_encode (codec, working, wide, 1);
+      g_assert_cmpuint (wide[0], ==, wide[2]);
+      return wide[0];
+    }
   tl_codec_encode (codec, working, stored, 1);
   g_assert_cmpuint (stored[0], ==, stored[2]);
   return stored[0];
@@ -364,14 +380,21 @@ typedef struct
   const gchar *name;
   gdouble      gamma;          /* 0: babl's space of that name */
   gboolean     one_read;       /* the one-read index holds every code */
+  const gchar *layer;          /* the layer's format */
 } EncodeCase;
 
 static const EncodeCase encode_cases[] =
 {
-  { "sRGB",     0.0, TRUE },
-  { "ProPhoto", 0.0, TRUE },   /* gamma 1.8: flatter at the top */
+  { "sRGB",     0.0, TRUE, "R'G'B'A u8" },
+  { "ProPhoto", 0.0, TRUE, "R'G'B'A u8" },   /* gamma 1.8: flatter at the top */
   /* Code 1's threshold, 2^-27, lies below the index's bin 0. */
-  { "gamma-3",  3.0, FALSE },
+  { "gamma-3",  3.0, FALSE, "R'G'B'A u8" },
+  /* 16-bit: each octave's bins as fine as its codes need. */
+  { "sRGB",     0.0, TRUE, "R'G'B'A u16" },
+  { "ProPhoto", 0.0, TRUE, "R'G'B'A u16" },
+  { "gamma-3",  3.0, TRUE, "R'G'B'A u16" },
+  /* Codes 1 to 4's thresholds, 2^-85 to 2^-75, all below 2^-63. */
+  { "gamma-5",  5.0, FALSE, "R'G'B'A u16" },
 };
 
 /* R~G~B~ is sRGB's curve in every space: a layer in a space of another
@@ -453,20 +476,20 @@ test_kept_tables (void)
   g_assert_cmpmem (ca, 65536 * 4 * sizeof (guint16), cb, 65536 * 4 * sizeof (guint16));
 }
 
-/* 8-bit encoding across TRCs, by the one-read index where the codes allow
- * it and by the search where they do not, gives each value the code its
- * definition does: at every threshold and the floats either side, at
- * every 128th of a binade and the float below, and at every 64th float
- * from 0 to 1.
+/* Encoding across TRCs, by the one-read index (8-bit), the octaves'
+ * index (16-bit) where the codes allow it and by the search where they do
+ * not, gives each value the code its definition does: at every threshold
+ * and the floats either side, at every 128th of a binade and the float
+ * below, and at every 64th float from 0 to 1 (every 4096th in 16-bit).
  */
 static void
-test_encode_u8 (gconstpointer data)
+test_encode (gconstpointer data)
 {
   const EncodeCase  *c     = data;
   const gchar       *space = c->name;
   const Babl        *trc   = c->gamma > 0.0 ? babl_trc_gamma (c->gamma) : NULL;
   const Babl        *layer = babl_format_with_space (
-                               "R'G'B'A u8",
+                               c->layer,
                                trc ? babl_space_from_chromaticities (
                                        NULL, 0.3127, 0.3290, 0.64, 0.33,
                                        0.30, 0.60, 0.15, 0.06, trc, trc, trc,
@@ -475,24 +498,29 @@ test_encode_u8 (gconstpointer data)
   g_autoptr(GError)  error = NULL;
   g_autoptr(TlCodec) codec = tl_codec_new (layer, "RGBA float", &error);
   const gfloat      *thresholds;
-  guint32            bits, one;
-  guint              k, zero, checked = 0;
+  guint32            bits, one, every;
+  guint              k, max, zero, checked = 0;
 
   g_assert_no_error (error);
   g_assert_true (tl_codec_converts_trc (codec));
   g_assert_cmpint (strstr (tl_codec_get_variant (codec), "+step") != NULL, ==,
                    c->one_read);
-  thresholds = tl_codec_get_table (codec, NULL) + 256;
+  max        = tl_codec_get_storage (codec) == TL_STORAGE_U16 ? 65535 : 255;
+  every      = max == 255 ? 64 : 4096;
+  thresholds = tl_codec_get_table (codec, NULL) + max + 1;
 
-  for (k = 1; k < 256; k++)
+  for (k = 1; k <= max; k++)
     {
       gfloat t = thresholds[k];
       gfloat around[3] = { nextafterf (t, -1.0f), t, nextafterf (t, 2.0f) };
       guint  i;
 
       for (i = 0; i < 3; i++, checked++)
-        g_assert_cmpuint (code_by_codec (codec, around[i]), ==,
-                          code_by_thresholds (thresholds, around[i]));
+        if (code_by_codec (codec, around[i]) !=
+            code_by_thresholds (thresholds, max, around[i]))
+          g_error ("%s: %a encodes to %u, not %u", space, around[i],
+                   code_by_codec (codec, around[i]),
+                   code_by_thresholds (thresholds, max, around[i]));
     }
   one = 0x3f800000;
   for (bits = 0x00010000; bits <= one; bits += 0x10000, checked += 2)
@@ -500,28 +528,29 @@ test_encode_u8 (gconstpointer data)
       gfloat x = float_from_bits (bits), below = float_from_bits (bits - 1);
 
       g_assert_cmpuint (code_by_codec (codec, x), ==,
-                        code_by_thresholds (thresholds, x));
+                        code_by_thresholds (thresholds, max, x));
       g_assert_cmpuint (code_by_codec (codec, below), ==,
-                        code_by_thresholds (thresholds, below));
+                        code_by_thresholds (thresholds, max, below));
     }
-  for (bits = 0; bits <= one; bits += 64, checked++)
+  for (bits = 0; bits <= one; bits += every, checked++)
     {
       gfloat x = float_from_bits (bits);
 
-      if (code_by_codec (codec, x) != code_by_thresholds (thresholds, x))
+      if (code_by_codec (codec, x) != code_by_thresholds (thresholds, max, x))
         g_error ("%s: %a encodes to %u, not %u", space, x,
-                 code_by_codec (codec, x), code_by_thresholds (thresholds, x));
+                 code_by_codec (codec, x),
+                 code_by_thresholds (thresholds, max, x));
     }
   /* Out of range, negative zero and not a number: clamped, as the
    * search clamps.
    */
-  zero = code_by_thresholds (thresholds, 0.0f);
+  zero = code_by_thresholds (thresholds, max, 0.0f);
   g_assert_cmpuint (code_by_codec (codec, -1.0f), ==, zero);
   g_assert_cmpuint (code_by_codec (codec, -0.0f), ==, zero);
   g_assert_cmpuint (code_by_codec (codec, NAN), ==, zero);
-  g_assert_cmpuint (code_by_codec (codec, 2.0f), ==, 255);
-  g_test_message ("%s (%s): %u values", space, tl_codec_get_variant (codec),
-                  checked);
+  g_assert_cmpuint (code_by_codec (codec, 2.0f), ==, max);
+  g_test_message ("%s %s (%s): %u values", space, c->layer,
+                  tl_codec_get_variant (codec), checked);
 }
 
 int
@@ -560,10 +589,11 @@ main (int    argc,
   g_test_add_func ("/codec/kept-tables", test_kept_tables);
   for (i = 0; i < G_N_ELEMENTS (encode_cases); i++)
     {
-      g_autofree gchar *path = g_strconcat ("/codec/encode-u8/",
-                                            encode_cases[i].name, NULL);
+      g_autofree gchar *path = g_strdup_printf ("/codec/encode-%s/%s",
+                                                strrchr (encode_cases[i].layer, ' ') + 1,
+                                                encode_cases[i].name);
 
-      g_test_add_data_func (path, &encode_cases[i], test_encode_u8);
+      g_test_add_data_func (path, &encode_cases[i], test_encode);
     }
 
   status = g_test_run ();

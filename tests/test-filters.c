@@ -206,6 +206,15 @@ static const FilterCase filter_cases[] =
     "R'G'B'A u16", 499, TRUE },
   { "threshold", { "value=0.3", NULL }, "coffee.png", 0.0, FALSE,
     "RGBA u16", 0, TRUE },
+  /* 16-bit codes across the curve encode through the octaves' index
+   * (engine/tl-codec.c): a premultiplied blur, a stencil, a point
+   * filter, every alignment.
+   */
+  { "gaussian-blur", { "std-dev=2", NULL }, "astronaut.png", 0.0, FALSE,
+    "R'G'B'A u16", 0, TRUE },
+  { "edge-sobel", { NULL }, "coffee.png", 1.0, FALSE, "R'G'B'A u16", 597 },
+  { "color-matrix", { "matrix=0.9,0.1,0,0, 0,1,0,0, 0,0,1.1,0, 0,0,0,1", NULL },
+    "logo.png", 0.0, FALSE, "R'G'B'A u16", 497, TRUE },
   /* 8-bit mono-mixer encodes its gray once for the three colour channels
    * and keeps each pixel's alpha code.
    */
