@@ -86,9 +86,10 @@ tl_tone_launch (TlRun        *run,
  * premultiplication: then a filter whose channels stay apart
  * (brightness-contrast, posterize) gives each channel a result that
  * depends on that channel's code alone, and can take them through a
- * table of codes (tl_tone_launch_table ()); and threshold's result needs
+ * table of codes (tl_tone_launch_table ()); threshold's result needs
  * no encoding, only the codes of white and black
- * (tl_tone_launch_threshold_codes ()).
+ * (tl_tone_launch_threshold_codes ()); and mono-mixer keeps each alpha
+ * code and encodes its gray once (tl_mono_mixer_codes).
  */
 static gboolean
 tl_tone_integer_codes (const TlCodec *codec)
@@ -96,17 +97,6 @@ tl_tone_integer_codes (const TlCodec *codec)
   return (codec != NULL && ! tl_codec_premultiplies (codec) &&
           (tl_codec_get_storage (codec) == TL_STORAGE_U8 ||
            tl_codec_get_storage (codec) == TL_STORAGE_U16));
-}
-
-/* Whether they are 8-bit codes without premultiplication: then mono-mixer
- * keeps each alpha code and encodes its gray once (16-bit storage's
- * binary search, once a pixel, was slower on the H100: README).
- */
-static gboolean
-tl_tone_u8_codes (const TlCodec *codec)
-{
-  return (tl_tone_integer_codes (codec) &&
-          tl_codec_get_storage (codec) == TL_STORAGE_U8);
 }
 
 /* The kernels of those paths, for the planner (TlFilter.kernels_for). */
@@ -129,7 +119,7 @@ tl_tone_threshold_kernels_for (const TlCodec *codec)
 static const gchar *const *
 tl_tone_mono_mixer_kernels_for (const TlCodec *codec)
 {
-  return tl_tone_u8_codes (codec) ? tl_tone_mono_mixer_codes_kernels : NULL;
+  return tl_tone_integer_codes (codec) ? tl_tone_mono_mixer_codes_kernels : NULL;
 }
 
 /* The last table of codes made, for the next run of the same filter
@@ -447,7 +437,9 @@ tl_tone_mono_mixer_cl (TlRun         *run,
   const gsize  sizes[]    = { sizeof (weights) };
   const void  *args[]     = { weights };
 
-  /* In 8-bit storage tl_mono_mixer_codes, which encodes the gray once. */
+  /* In 8-bit and 16-bit storage tl_mono_mixer_codes, which encodes the
+   * gray once.
+   */
   return tl_tone_launch (run,
                          tl_filter_get_kernels (&tl_filter_mono_mixer,
                                                 tl_run_get_pixels (run)->codec)[0],

@@ -271,14 +271,15 @@ tl_code_table (global const tl_pixel *in,
 }
 #endif
 
-/* mono-mixer in 8-bit storage without premultiplication: the same
- * decoding, sums and encoding as tl_mono_mixer () on the colour channels,
- * the gray encoded once for all three, and each pixel's alpha code kept
- * (a round trip without premultiplication keeps it), so the same bits
- * with one search a pixel instead of three.
+/* mono-mixer in 8-bit and 16-bit storage without premultiplication: the
+ * same decoding, sums and encoding as tl_mono_mixer () on the colour
+ * channels, the gray encoded once for all three, and each pixel's alpha
+ * code kept (a round trip without premultiplication keeps it), so the
+ * same bits with one search a pixel instead of three.
  */
-#if TL_STORE == TL_STORE_U8 && \
+#if (TL_STORE == TL_STORE_U8 || TL_STORE == TL_STORE_U16) && \
     (! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_mono_mixer_codes))
+#if TL_STORE == TL_STORE_U8
 inline uint
 tl_mono_mixer_word (uint                word,
                     global const float *codec,
@@ -289,7 +290,23 @@ tl_mono_mixer_word (uint                word,
   return tl_encode_colour (y, codec) * 0x010101u | (word & 0xff000000u);
 }
 
-#define TL_MONO_MIXER_CODES(word) tl_mono_mixer_word (word, codec, w)
+#define TL_MONO_MIXER_WORD(word) tl_mono_mixer_word (word, codec, w)
+#define TL_MONO_MIXER_CODES TL_WORD_PIXELS (TL_MONO_MIXER_WORD)
+#else
+inline ushort4
+tl_mono_mixer_short4 (ushort4             p,
+                      global const float *codec,
+                      float4              w)
+{
+  float  y = tl_mono_mixer_gray (tl_decode (convert_uint4 (p), codec), w);
+  ushort c = tl_encode_colour (y, codec);
+
+  return (ushort4) (c, c, c, p.w);
+}
+
+#define TL_MONO_MIXER_PIXEL(p) tl_mono_mixer_short4 ((p), codec, w)
+#define TL_MONO_MIXER_CODES TL_SHORT_PIXELS (TL_MONO_MIXER_PIXEL)
+#endif
 
 kernel void
 tl_mono_mixer_codes (global const tl_pixel *in,
@@ -298,7 +315,7 @@ tl_mono_mixer_codes (global const tl_pixel *in,
                      global const float    *codec,
                      float4                 w)
 {
-  TL_WORD_PIXELS (TL_MONO_MIXER_CODES);
+  TL_MONO_MIXER_CODES;
 }
 #endif
 

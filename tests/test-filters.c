@@ -215,13 +215,17 @@ static const FilterCase filter_cases[] =
   { "edge-sobel", { NULL }, "coffee.png", 1.0, FALSE, "R'G'B'A u16", 597 },
   { "color-matrix", { "matrix=0.9,0.1,0,0, 0,1,0,0, 0,0,1.1,0, 0,0,0,1", NULL },
     "logo.png", 0.0, FALSE, "R'G'B'A u16", 497, TRUE },
-  /* 8-bit mono-mixer encodes its gray once for the three colour channels
-   * and keeps each pixel's alpha code.
+  /* 8-bit and 16-bit mono-mixer encodes its gray once for the three
+   * colour channels and keeps each pixel's alpha code.
    */
   { "mono-mixer", { "red=0.5", "green=0.4" }, "coffee.png", 0.0, FALSE,
     "R'G'B'A u8", 597, TRUE },
   { "mono-mixer", { "blue=-0.4", NULL }, "logo.png", 0.0, FALSE, "RGBA u8",
     497, TRUE },
+  { "mono-mixer", { "red=0.3", "blue=0.5" }, "astronaut.png", 0.0, FALSE,
+    "R'G'B'A u16", 499, TRUE },
+  { "mono-mixer", { "green=1.2", NULL }, "coffee.png", 0.0, FALSE,
+    "RGBA u16", 0, TRUE },
 };
 
 /* Where the table leaves a filter without a case in float storage or in
