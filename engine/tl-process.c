@@ -201,6 +201,9 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TlProcessBlock, tl_process_block_give)
  */
 #define TL_PROCESS_PIXELS_PER_THREAD (64.0 * 64.0)
 
+/* Rows written at once where the alpha is dropped by hand. */
+#define TL_PROCESS_DROP_ROWS 32
+
 typedef struct
 {
   GeglBuffer          *buffer;
@@ -209,7 +212,68 @@ typedef struct
   guint8              *pixels;
   gsize                rowstride;
   gboolean             write;       /* PIXELS into BUFFER, else out of it */
+  const Babl          *dropped;     /* BUFFER's format: FORMAT without alpha */
 } TlProcessRows;
+
+/* BUFFER's format where it is FORMAT without alpha (same curve, type and
+ * space), so that writing drops each pixel's last channel; else NULL.
+ * babl's conversion drops it too, bit for bit, but took 33-36 ms for a
+ * 3840x2160 layer of 16-bit pixels in GIMP 3's babl, against 3.4 ms for
+ * 8-bit ones.
+ */
+static const Babl *
+tl_process_alpha_dropped (GeglBuffer *buffer,
+                          const Babl *format)
+{
+  const Babl       *target = gegl_buffer_get_format (buffer);
+  const gchar      *name   = babl_format_get_encoding (target);
+  const gchar      *type   = strrchr (name, ' ');
+  g_autofree gchar *with   = NULL;
+
+  if (type == NULL || babl_format_get_n_components (target) != 3 ||
+      babl_format_get_space (target) != babl_format_get_space (format))
+    return NULL;
+  with = g_strdup_printf ("%.*sA%s", (gint) (type - name), name, type);
+  return g_str_equal (with, babl_format_get_encoding (format)) ? target : NULL;
+}
+
+/* ROWS of PIXELS, FORMAT without its alpha, into BUFFER in DROPPED. */
+static void
+tl_process_write_dropped (const TlProcessRows *copy,
+                          const GeglRectangle *rows)
+{
+  gsize              channel = babl_format_get_bytes_per_pixel (copy->format) / 4;
+  gsize              stride  = (gsize) rows->width * 3 * channel;
+  g_autofree guint8 *scratch = g_malloc (stride * MIN (rows->height,
+                                                       TL_PROCESS_DROP_ROWS));
+  gint               y;
+
+  for (y = rows->y; y < rows->y + rows->height; y += TL_PROCESS_DROP_ROWS)
+    {
+      GeglRectangle band = { rows->x, y, rows->width,
+                             MIN (TL_PROCESS_DROP_ROWS, rows->y + rows->height - y) };
+      gint          i, x;
+
+      for (i = 0; i < band.height; i++)
+        {
+          const guint8 *in  = copy->pixels +
+                              (gsize) (y + i - copy->area->y) * copy->rowstride;
+          guint8       *out = scratch + i * stride;
+
+          /* A constant size for each type, so the copies inline. */
+          if (channel == 2)
+            for (x = 0; x < band.width; x++)
+              memcpy (out + x * 6, in + x * 8, 6);
+          else if (channel == 1)
+            for (x = 0; x < band.width; x++)
+              memcpy (out + x * 3, in + x * 4, 3);
+          else
+            for (x = 0; x < band.width; x++)
+              memcpy (out + x * 3 * channel, in + x * 4 * channel, 3 * channel);
+        }
+      gegl_buffer_set (copy->buffer, &band, 0, copy->dropped, scratch, stride);
+    }
+}
 
 static void
 tl_process_copy_rows (const GeglRectangle *rows,
@@ -220,7 +284,9 @@ tl_process_copy_rows (const GeglRectangle *rows,
                          (gsize) (rows->y - copy->area->y) * copy->rowstride;
 
   /* Bands are whole rows of AREA: only y moves. */
-  if (copy->write)
+  if (copy->write && copy->dropped)
+    tl_process_write_dropped (copy, rows);
+  else if (copy->write)
     gegl_buffer_set (copy->buffer, rows, 0, copy->format, first,
                      copy->rowstride);
   else
@@ -237,7 +303,8 @@ tl_process_copy (GeglBuffer          *buffer,
                  gsize                rowstride,
                  gboolean             write)
 {
-  TlProcessRows copy = { buffer, area, format, pixels, rowstride, write };
+  TlProcessRows copy = { buffer, area, format, pixels, rowstride, write,
+                         write ? tl_process_alpha_dropped (buffer, format) : NULL };
 
   gegl_parallel_distribute_area (area, TL_PROCESS_PIXELS_PER_THREAD,
                                  GEGL_SPLIT_STRATEGY_HORIZONTAL,
