@@ -53,9 +53,9 @@
 #define TL_CODEC_N_STEPS      ((TL_CODEC_STEP_OCTAVES << 7) + 1)
 
 /* 16-bit codes lie too close for equal bins in every octave (sRGB's top
- * octave holds 17340 of them, its 2^-20 one a few), so their one-read
- * index gives each octave of floats as many bins as it needs, a power of
- * two, and looks the octave up first: octave 0 holds every value below
+ * octave holds 17340 of them, its 2^-20 one a few), so their index gives
+ * each octave of floats as many bins as it needs, a power of two, and
+ * looks the octave up first: octave 0 holds every value below
  * 2^-63, octaves 1 to 63 the binades up to 1, octave 64 the value 1.
  * An octave's header is (its first bin, counted from the headers' start;
  * the shift that leaves a mantissa's top bits).  kernels/tl-pixel.h has
@@ -70,7 +70,7 @@
  * about 20 ms to build, and GIMP asks the GEGL module for a filter's
  * result in several chunks, each with a codec of its own; a layer and a
  * filter use one table, so a few cover every layer format and working
- * format an image mixes (786 KB each in 16-bit).
+ * format an image mixes (1.6 MB each in 16-bit sRGB).
  */
 #define TL_CODEC_KEPT_TABLES 4
 
@@ -87,8 +87,10 @@ typedef struct
   gboolean     one_step;      /* the one-read index holds every code */
   guint        n_bins;
   gfloat      *values;        /* decode[max+1] thresholds[max+1] bins[n+1],
-                               * 8-bit: pad, TL_CODEC_N_STEPS steps of
-                               * two words */
+                               * then with one_step a pad and the index:
+                               * 8-bit, TL_CODEC_N_STEPS steps of two
+                               * words; 16-bit, the octaves' headers and
+                               * bins */
   gsize        n_values;
 } TlCodecTable;
 
@@ -262,6 +264,10 @@ tl_codec_wide_bits (const gfloat *thresholds,
       guint32 a = tl_codec_bits (thresholds[k - 1]);
       guint32 b = tl_codec_bits (thresholds[k]);
       guint   need;
+
+      /* The bits are a magnitude's: no index below 0. */
+      if (thresholds[k - 1] < 0.0f)
+        return 0;
 
       /* Equal thresholds (babl's float maths, made monotonic) are one
        * step of several codes.
