@@ -201,11 +201,13 @@ opaque_copy (GeglBuffer  *layer,
   return copy;
 }
 
-/* A layer without alpha takes the result without its alpha, written by
- * hand where babl would only drop it (tl_process_alpha_dropped ()): the
- * same bytes as babl's conversion of the result of the same pixels with
- * an opaque alpha, for 8-bit, 16-bit and float layers, and for a layer
- * whose curve is not the storage's (babl converts then).
+/* A layer without alpha is read with an opaque alpha added and written
+ * with the alpha dropped, by hand where babl would do only that
+ * (tl_process_without_alpha ()): the same bytes as babl's conversion of
+ * the result of the same pixels with an opaque alpha, for 8-bit, 16-bit
+ * and float layers (a matrix that takes alpha into red sees the alpha
+ * added), and for a layer whose curve is not the storage's (babl
+ * converts then).
  */
 static void
 test_without_alpha (void)
@@ -222,7 +224,11 @@ test_without_alpha (void)
     { "gaussian-blur", "std-dev=2.5", "R'G'B' u16", "R'G'B'A u16" },
     { "edge-sobel",    NULL,          "R'G'B' u8",  "R'G'B'A u8" },
     { "invert",        NULL,          "RGB u16",    "RGBA u16" },
-    { "color-matrix",  NULL,          "RGB float",  "RGBA float" },
+    /* Alpha into red: the alpha added on reading shows. */
+    { "color-matrix",  "matrix=0.9,0,0,0.1, 0,1,0,0, 0,0,1,0, 0,0,0,1",
+                       "R'G'B' u8",  "R'G'B'A u8" },
+    { "color-matrix",  "matrix=0.9,0,0,0.1, 0,1,0,0, 0,0,1,0, 0,0,0,1",
+                       "RGB float",  "RGBA float" },
     { "sepia",         NULL,          "R'G'B' float", "R'G'B'A float" },
   };
   guint i;
