@@ -217,24 +217,39 @@ typedef struct
 } TlProcessRows;
 
 /* BUFFER's format where it is FORMAT without alpha (same curve, type and
- * space), so that reading adds an opaque alpha to each pixel and writing
- * drops it; else NULL.  babl's conversions do the same, bit for bit, but
- * in GIMP 3's babl dropping it took 33-36 ms for a 3840x2160 layer of
- * 16-bit pixels (3.4 ms for 8-bit ones) and adding it 9-13 ms for 8-bit
- * and 16-bit pixels alike, on one thread.
+ * space), so that reading adds an opaque alpha to each pixel (its bytes
+ * into OPAQUE) and writing drops it; else NULL.  babl's conversions do
+ * the same, bit for bit, but in GIMP 3's babl dropping it took 33-36 ms
+ * for a 3840x2160 layer of 16-bit pixels (3.4 ms for 8-bit ones) and
+ * adding it 12-16 ms (8-12 by hand), on one thread, and babl's first
+ * conversion of a pair took 70-211 ms while it chose its path.
  */
 static const Babl *
 tl_process_without_alpha (GeglBuffer *buffer,
-                          const Babl *format)
+                          const Babl *format,
+                          guint8     *opaque)
 {
+  const guint8      u8    = 0xff;
+  const guint16     u16   = 0xffff;
+  const gfloat      one   = 1.0f;
+  const guint16     half  = 0x3c00;
   const Babl       *layer = gegl_buffer_get_format (buffer);
   const gchar      *name  = babl_format_get_encoding (layer);
   const gchar      *type  = strrchr (name, ' ');
   g_autofree gchar *with  = NULL;
 
   if (type == NULL || babl_format_get_n_components (layer) != 3 ||
-      babl_format_get_bytes_per_pixel (format) > 4 * 4 ||
       babl_format_get_space (layer) != babl_format_get_space (format))
+    return NULL;
+  if (g_str_equal (type, " u8"))
+    memcpy (opaque, &u8, sizeof (u8));
+  else if (g_str_equal (type, " u16"))
+    memcpy (opaque, &u16, sizeof (u16));
+  else if (g_str_equal (type, " float"))
+    memcpy (opaque, &one, sizeof (one));
+  else if (g_str_equal (type, " half"))
+    memcpy (opaque, &half, sizeof (half));
+  else
     return NULL;
   with = g_strdup_printf ("%.*sA%s", (gint) (type - name), name, type);
   return g_str_equal (with, babl_format_get_encoding (format)) ? layer : NULL;
@@ -333,18 +348,9 @@ tl_process_copy (GeglBuffer          *buffer,
                  gsize                rowstride,
                  gboolean             write)
 {
-  TlProcessRows copy = { buffer, area, format, pixels, rowstride, write,
-                         tl_process_without_alpha (buffer, format), { 0, } };
+  TlProcessRows copy = { buffer, area, format, pixels, rowstride, write };
 
-  /* An opaque pixel's alpha in FORMAT, as babl gives it. */
-  if (copy.layer && ! write)
-    {
-      guint8 black[4 * 4] = { 0, }, opaque[4 * 4];
-      gsize  channel      = babl_format_get_bytes_per_pixel (format) / 4;
-
-      babl_process (babl_fish (copy.layer, format), black, opaque, 1);
-      memcpy (copy.opaque, opaque + 3 * channel, channel);
-    }
+  copy.layer = tl_process_without_alpha (buffer, format, copy.opaque);
 
   gegl_parallel_distribute_area (area, TL_PROCESS_PIXELS_PER_THREAD,
                                  GEGL_SPLIT_STRATEGY_HORIZONTAL,
