@@ -247,44 +247,222 @@ tl_recursive_convert (TlRun        *run,
           tl_run_enqueue (run, kernel, 2, error));
 }
 
-/* Whether an item filters one channel of a line rather than all four:
- * on a CPU four items a line ran 2.7 times slower (PoCL), on the H100
- * 1.6 times as fast.  THREADLENS_RECURSIVE_ITEMS ("line" or "channel")
- * overrides the device's rule, so that tests run both kernels on one
- * device; the bits are the same either way.
+/* How the work is laid out on the device: an item a line (its four
+ * channels as vectors), an item a channel of a line, or a group a row
+ * kept in local memory (or a part of its channels) and then an item a
+ * channel of a column.
+ */
+typedef enum
+{
+  TL_RECURSIVE_LINE_ITEMS,
+  TL_RECURSIVE_CHANNEL_ITEMS,
+  TL_RECURSIVE_LINE_GROUPS
+} TlRecursiveLayout;
+
+/* The device's layout: on a CPU an item a line (four items a line ran
+ * 2.7 times slower on PoCL), elsewhere groups for the rows, where a row
+ * fits local memory (tl_recursive_group_channels ()), else an item a
+ * channel (on the H100, 1.6 times as fast as an item a line); and at
+ * most *GROUP_CHANNELS channels a group.  THREADLENS_RECURSIVE_ITEMS
+ * ("line", "channel", "group", or "group-2" for two channels a group at
+ * most) overrides the device's rule, so that tests run every kernel on
+ * one device.  The items' layouts give the same bits, the groups' the
+ * same but for a rounding (kernels/blur.cl, tl_recursive_group_rows).
  */
 static gboolean
-tl_recursive_items_per_channel (TlContext  *context,
-                                gboolean   *per_channel,
-                                GError    **error)
+tl_recursive_layout (TlContext          *context,
+                     TlRecursiveLayout  *layout,
+                     gint               *group_channels,
+                     GError            **error)
 {
   const gchar *setting = g_getenv ("THREADLENS_RECURSIVE_ITEMS");
 
+  *group_channels = 4;
   if (setting == NULL || *setting == '\0')
-    *per_channel = ! (tl_context_get_device (context)->type &
-                      CL_DEVICE_TYPE_CPU);
-  else if (g_str_equal (setting, "line") || g_str_equal (setting, "channel"))
-    *per_channel = g_str_equal (setting, "channel");
+    *layout = (tl_context_get_device (context)->type & CL_DEVICE_TYPE_CPU) ?
+              TL_RECURSIVE_LINE_ITEMS : TL_RECURSIVE_LINE_GROUPS;
+  else if (g_str_equal (setting, "line"))
+    *layout = TL_RECURSIVE_LINE_ITEMS;
+  else if (g_str_equal (setting, "channel"))
+    *layout = TL_RECURSIVE_CHANNEL_ITEMS;
+  else if (g_str_equal (setting, "group") || g_str_equal (setting, "group-2"))
+    {
+      *layout         = TL_RECURSIVE_LINE_GROUPS;
+      *group_channels = g_str_equal (setting, "group") ? 4 : 2;
+    }
   else
     {
       g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                   _("THREADLENS_RECURSIVE_ITEMS is '%s'; it takes 'line' or "
-                     "'channel'"), setting);
+                   _("THREADLENS_RECURSIVE_ITEMS is '%s'; it takes 'line', "
+                     "'channel', 'group' or 'group-2'"), setting);
       return FALSE;
     }
   return TRUE;
 }
 
-/* The scratch image for the run: working floats, or halves for 8-bit
- * storage (kernels/blur.cl, TL_SCRATCH_HALF).
+/* The values a group's item filters as one segment of a row
+ * (kernels/blur.cl, tl_recursive_group_rows): fixed, so that every
+ * dispatch gives the same bits; 128 was the fastest of 64, 128 and 256
+ * on the H100.  THREADLENS_RECURSIVE_SEGMENT (a power of two from 4 to
+ * 4096) overrides it, so that the tests' small images have segments.
  */
+static gboolean
+tl_recursive_segment (gint     *segment,
+                      GError  **error)
+{
+  const gchar *setting = g_getenv ("THREADLENS_RECURSIVE_SEGMENT");
+  gint64       value   = 128;
+
+  if (setting && *setting)
+    {
+      gchar *end = NULL;
+
+      value = g_ascii_strtoll (setting, &end, 10);
+      if (*end != '\0' || value < 4 || value > 4096 || (value & (value - 1)))
+        {
+          g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                       _("THREADLENS_RECURSIVE_SEGMENT is '%s'; it takes a "
+                         "power of two from 4 to 4096"), setting);
+          return FALSE;
+        }
+    }
+  *segment = (gint) value;
+  return TRUE;
+}
+
+/* The bytes of local memory a group takes for CHANNELS channels of a
+ * line of LENGTH values VALUE bytes each: each channel's values with one
+ * 32-bit word more after each segment and one at the end (TL_GROUP_PAD,
+ * TL_GROUP_AT), then its carries (TL_GROUP_CARRIES).
+ */
+static guint64
+tl_recursive_group_bytes (gint     length,
+                          gsize    value,
+                          gint     channels,
+                          gint     segment,
+                          guint64 *line_bytes)
+{
+  gint segments = (length + segment - 1) / segment;
+
+  *line_bytes = ((guint64) length + (segments + 1) * (4 / value)) * value *
+                channels;
+  return *line_bytes + (8 + 6 * (guint64) segments) * sizeof (gdouble) *
+                       channels;
+}
+
+/* The channels of a line of LENGTH values VALUE bytes each, in segments
+ * of SEGMENT, that one group keeps in CONTEXT's local memory: four, two
+ * or one, at most MOST, or 0 where not even one fits.
+ */
+static gint
+tl_recursive_group_channels (TlContext *context,
+                             gint       length,
+                             gsize      value,
+                             gint       segment,
+                             gint       most)
+{
+  const TlDevice *device = tl_context_get_device (context);
+  guint64         line;
+  gint            channels;
+
+  for (channels = most; channels >= 1; channels /= 2)
+    if (tl_recursive_group_bytes (length, value, channels, segment, &line) <=
+        device->local_mem_size)
+      return channels;
+  return 0;
+}
+
+/* The bare recursion carried N values on, as a 3x3 matrix row by row
+ * into POWER: the state (newest first) it maps is the one N steps back.
+ */
+static void
+tl_recursive_power (const gdouble *coef,
+                    gint           n,
+                    gdouble       *power)
+{
+  gint j, k;
+
+  memset (power, 0, 9 * sizeof (gdouble));
+  power[0] = power[4] = power[8] = 1.0;
+  for (k = 0; k < n; k++)
+    for (j = 0; j < 3; j++)
+      {
+        gdouble newest = coef[1] * power[j] + coef[2] * power[3 + j] +
+                         coef[3] * power[6 + j];
+
+        /* The older rows shift down; the newest is the recursion's. */
+        power[6 + j] = power[3 + j];
+        power[3 + j] = power[j];
+        power[j]     = newest;
+      }
+}
+
+/* The row pass of the group layout from IN into the scratch image TMP:
+ * CHANNELS of each row's channels a group, in segments of SEGMENT.
+ */
+static gboolean
+tl_recursive_group_rows (TlRun         *run,
+                         cl_mem         in,
+                         cl_mem         tmp,
+                         cl_mem         coef,
+                         const gdouble *taps,
+                         cl_int         channels,
+                         cl_int         segment,
+                         gsize          value,
+                         GError       **error)
+{
+  const TlPixels *pixels   = tl_run_get_pixels (run);
+  cl_int          length   = pixels->width;
+  gint            segments = (length + segment - 1) / segment;
+  cl_kernel       kernel   = tl_run_get_kernel (run, "tl_recursive_group_rows",
+                                                error);
+  guint64         line, all = tl_recursive_group_bytes (length, value,
+                                                        channels, segment,
+                                                        &line);
+  gdouble         powers[18];
+  cl_mem          powers_buffer;
+
+  if (kernel == NULL)
+    return FALSE;
+  tl_recursive_power (taps, segment, powers);
+  tl_recursive_power (taps, length - (segments - 1) * segment, powers + 9);
+  powers_buffer = tl_run_new_buffer (run, CL_MEM_READ_ONLY, sizeof (powers),
+                                     powers, error);
+
+  return (powers_buffer != NULL &&
+          tl_run_set_arg (run, kernel, 0, sizeof (cl_mem), &in, error) &&
+          tl_run_set_arg (run, kernel, 1, sizeof (cl_mem), &tmp, error) &&
+          tl_run_set_arg (run, kernel, 4, sizeof (cl_mem), &coef, error) &&
+          tl_run_set_arg (run, kernel, 5, sizeof (cl_int), &length, error) &&
+          tl_run_set_arg (run, kernel, 6, sizeof (cl_int), &length, error) &&
+          tl_run_set_arg (run, kernel, 7, sizeof (cl_int), &channels, error) &&
+          tl_run_set_arg (run, kernel, 8, sizeof (cl_int), &segment, error) &&
+          tl_run_set_arg (run, kernel, 9, sizeof (cl_mem), &powers_buffer,
+                          error) &&
+          tl_run_set_arg (run, kernel, 10, line, NULL, error) &&
+          tl_run_set_arg (run, kernel, 11, all - line, NULL, error) &&
+          tl_run_enqueue_line_groups (run, kernel, 2,
+                                      pixels->height * (4 / channels),
+                                      channels * segments, error));
+}
+
+/* The bytes of a value in the scratch image: working floats, or halves
+ * for 8-bit storage (kernels/blur.cl, TL_SCRATCH_HALF).
+ */
+static gsize
+tl_recursive_value_size (const TlPixels *pixels)
+{
+  return tl_filter_scratch_half (pixels->codec) ? sizeof (guint16) :
+                                                  sizeof (gfloat);
+}
+
+/* The scratch image for the run. */
 static cl_mem
 tl_recursive_new_scratch (TlRun   *run,
                           GError **error)
 {
   const TlPixels *pixels = tl_run_get_pixels (run);
-  gsize           value  = tl_filter_scratch_half (pixels->codec) ?
-                           sizeof (guint16) : sizeof (gfloat);
+  gsize           value  = tl_recursive_value_size (pixels);
 
   return tl_run_new_buffer (run, CL_MEM_READ_WRITE,
                             (gsize) pixels->width * pixels->height * 4 * value,
@@ -297,7 +475,8 @@ tl_recursive_new_scratch (TlRun   *run,
  * vectors, and encodes it in the column pass into the output; items a
  * channel work on the scratch image only, and narrow storage gets a pass
  * of its own each way, since four items of a pixel cannot encode it
- * alone.
+ * alone; a group a row decodes the storage itself, so only the encoding
+ * keeps its pass.
  */
 static gboolean
 tl_recursive_passes (TlRun     *run,
@@ -314,9 +493,12 @@ tl_recursive_passes (TlRun     *run,
   cl_int          w      = pixels->width, h = pixels->height;
   gdouble         coef[TL_RECURSIVE_N_COEFS];
   cl_mem          taps;
-  gboolean        per_channel;
+  gsize           value  = tl_recursive_value_size (pixels);
+  TlRecursiveLayout layout;
+  gint            group_channels, row_channels, segment;
 
-  if (! tl_recursive_items_per_channel (context, &per_channel, error))
+  if (! tl_recursive_layout (context, &layout, &group_channels, error) ||
+      ! tl_recursive_segment (&segment, error))
     return FALSE;
 
   tl_recursive_coefficients (std_dev, coef);
@@ -326,13 +508,29 @@ tl_recursive_passes (TlRun     *run,
     return FALSE;
 
   /* The column kernels take four neighbouring columns an item. */
-  if (! per_channel)
+  if (layout == TL_RECURSIVE_LINE_ITEMS)
     return (tl_recursive_pass (run, "tl_recursive_rows", in, tmp, taps,
                                h, 1, w, w, 1, error) &&
             tl_recursive_pass (run, to_storage ? "tl_recursive_columns"
                                                : "tl_recursive_lines",
                                tmp, out, taps, (w + 3) / 4, 1, h, 1, w,
                                error));
+
+  /* Groups take the rows, decoding the storage as they read it, where
+   * a row fits local memory; the channel items the columns.
+   */
+  if (layout == TL_RECURSIVE_LINE_GROUPS &&
+      (row_channels = tl_recursive_group_channels (context, w, value,
+                                                   segment,
+                                                   group_channels)) > 0)
+    return (tl_recursive_group_rows (run, in, tmp, taps, coef, row_channels,
+                                     segment, value, error) &&
+            tl_recursive_pass (run, "tl_recursive_channels", tmp,
+                               narrow ? tmp : out, taps, w, 4, h, 1, w,
+                               error) &&
+            (! narrow || ! to_storage ||
+             tl_recursive_convert (run, "tl_recursive_store", tmp, out,
+                                   error)));
 
   return ((! narrow ||
            tl_recursive_convert (run, "tl_recursive_decode", in, tmp, error)) &&

@@ -143,6 +143,13 @@ gboolean          tl_run_enqueue_lines   (TlRun           *run,
                                           guint            dispatch_arg,
                                           guint            lines,
                                           GError         **error);
+gboolean          tl_run_enqueue_line_groups
+                                         (TlRun           *run,
+                                          cl_kernel        kernel,
+                                          guint            dispatch_arg,
+                                          guint            units,
+                                          guint            items,
+                                          GError         **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TlRun, tl_run_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TlRunTimer, tl_run_timer_free)

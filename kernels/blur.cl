@@ -591,7 +591,8 @@ tl_scratch_round (float4 v)
     (! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_recursive_rows) || \
      defined (TL_KERNEL_tl_recursive_columns) || \
      defined (TL_KERNEL_tl_recursive_lines) || \
-     defined (TL_KERNEL_tl_recursive_channels))
+     defined (TL_KERNEL_tl_recursive_channels) || \
+     defined (TL_KERNEL_tl_recursive_group_rows))
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
 /* Loads at a time: they do not depend on the recursion, so all of them
@@ -854,6 +855,335 @@ tl_recursive_channels (global const tl_scratch *in,
                        TL_RECURSIVE_CHANNEL_BATCH,
                        TL_RECURSIVE_LOAD_CHANNEL, TL_RECURSIVE_OUT_CHANNEL,
                        TL_RECURSIVE_STORE_CHANNEL, TL_RECURSIVE_STORE_CHANNEL);
+}
+#endif
+
+/* A row a work-group, in local memory, in segments: the row pass of
+ * the group layout, whose column pass is the channel items'.
+ *
+ * Channel items run each line's recursion step after step, 8,192 steps
+ * a line at 4096x4096, each waiting on the last (README, "Rows in local
+ * memory").  Here a group reads its row into local memory (decoding the
+ * storage as it reads, so narrow storage needs no pass of its own), its
+ * items filter the row's channels segment by segment in parallel, and
+ * the group writes the row to the scratch image: each pixel crosses
+ * global memory once each way.  D counts items: 4 / CHANNELS groups a
+ * row, each CHANNELS of its channels from FIRST_CHANNEL on (four, two or
+ * one: what fits local memory).  Columns stay with the channel items: a
+ * group reading a column takes 8 or 16 bytes of each 32-byte sector, and
+ * writing the rows transposed scatters them as badly (README).
+ *
+ * The recursion is linear, so a segment's end state is what a run from
+ * a zero state over it gives (its carry) plus the state it starts from
+ * carried across its length by the bare recursion (the 3x3 matrix A^n,
+ * POWERS: n the SEGMENT, a power of two, then the last, shorter,
+ * segment).  Each pair of a channel and a segment finds its start by
+ * folding in order the carries before it, then runs from there: four
+ * phases, carries forward, the forward sweep, carries backward over its
+ * results, the backward sweep from the clamp-to-edge continuation (as
+ * TL_RECURSIVE_FILTER starts it).  The starts are the sequential
+ * recursion's but for a rounding of doubles, so the values are the C
+ * reference's but for a rounding where they meet the scratch image's
+ * type (tests/test-filters.c states the tolerance); the segments being
+ * fixed, every dispatch gives the same bits.
+ *
+ * Each channel's values lie LINE_PITCH apart, each segment followed by
+ * one 32-bit word (TL_GROUP_PAD values, TL_GROUP_AT ()), so that the
+ * items filtering neighbouring segments read different banks (without
+ * it, 2.6 to 4 ms on the H100 against 1.1).  CARRIES holds per channel
+ * the row's first value, its last, the forward sweep's end state and
+ * the two sweeps' carries (TL_GROUP_CARRIES doubles); the host sizes
+ * both areas by the same rules.
+ */
+#if TL_SCRATCH_HALF
+#define TL_GROUP_PAD         2
+#define TL_GROUP_LOAD(i)     vload_half ((i), line)
+#define TL_GROUP_KEEP(i, v)  vstore_half_rte ((v), (i), line)
+#else
+#define TL_GROUP_PAD         1
+#define TL_GROUP_LOAD(i)     line[i]
+#define TL_GROUP_KEEP(i, v)  (line[i] = (v))
+#endif
+
+#define TL_GROUP_AT(n)             ((n) + ((n) >> segment_shift) * TL_GROUP_PAD)
+#define TL_GROUP_CARRIES(segments) (8 + 6 * (segments))
+
+/* Steps a run loads at a time from local memory, so that their loads'
+ * latency is paid once for them all.
+ */
+#define TL_GROUP_RUN_BATCH 8
+
+/* The state S (newest first) carried on by the bare recursion (POWER,
+ * 3x3, row by row), plus the carry Z: into S.
+ */
+inline void
+tl_recursive_carry (double          *s,
+                    constant double *power,
+                    const double    *z)
+{
+  double c0 = z[0] + (power[0] * s[0] + power[1] * s[1] + power[2] * s[2]);
+  double c1 = z[1] + (power[3] * s[0] + power[4] * s[1] + power[5] * s[2]);
+  double c2 = z[2] + (power[6] * s[0] + power[7] * s[1] + power[8] * s[2]);
+
+  s[0] = c0;
+  s[1] = c1;
+  s[2] = c2;
+}
+
+/* One run over COUNT values of the channel from AT, DIR apart, from the
+ * state S (newest first) into S, in the operations and order of
+ * TL_RECURSIVE_STEP; KEEPING writes each result back as the scratch
+ * image keeps it.
+ */
+inline void
+tl_recursive_run (local tl_scratch *line,
+                  int               at,
+                  int               dir,
+                  int               count,
+                  constant double  *coef,
+                  double           *s,
+                  bool              keeping)
+{
+  double w1 = s[0], w2 = s[1], w3 = s[2];
+  int    n  = 0;
+
+  for (; n + TL_GROUP_RUN_BATCH <= count; n += TL_GROUP_RUN_BATCH)
+    {
+      float x[TL_GROUP_RUN_BATCH];
+
+      for (int i = 0; i < TL_GROUP_RUN_BATCH; i++)
+        x[i] = TL_GROUP_LOAD (at + i * dir);
+      for (int i = 0; i < TL_GROUP_RUN_BATCH; i++)
+        {
+          double w = TL_RECURSIVE_STEP ((double) x[i], w1, w2, w3);
+
+          if (keeping)
+            TL_GROUP_KEEP (at + i * dir, (float) w);
+          w3 = w2;
+          w2 = w1;
+          w1 = w;
+        }
+      at += TL_GROUP_RUN_BATCH * dir;
+    }
+  for (; n < count; n++, at += dir)
+    {
+      double w = TL_RECURSIVE_STEP ((double) TL_GROUP_LOAD (at), w1, w2, w3);
+
+      if (keeping)
+        TL_GROUP_KEEP (at, (float) w);
+      w3 = w2;
+      w2 = w1;
+      w1 = w;
+    }
+  s[0] = w1;
+  s[1] = w2;
+  s[2] = w3;
+}
+
+/* Carry J of a channel's CARRIES (FORWARD or backward) into Z. */
+#define TL_GROUP_CARRY(own, backward, j, z)                             \
+  do                                                                    \
+    {                                                                   \
+      int at_ = 8 + ((backward) ? 3 * segments : 0) + 3 * (j);          \
+                                                                        \
+      (z)[0] = (own)[at_];                                              \
+      (z)[1] = (own)[at_ + 1];                                          \
+      (z)[2] = (own)[at_ + 2];                                          \
+    }                                                                   \
+  while (0)
+
+/* Every pair of a channel C and a segment K, its first value's place
+ * FIRST and its length N, the channel's carries OWN: the statements
+ * between TL_GROUP_PAIRS_BEGIN and TL_GROUP_PAIRS_END for each, an item
+ * a pair, then the barrier.
+ */
+#define TL_GROUP_PAIRS_BEGIN                                            \
+  for (int p = lid; p < channels * segments; p += group_size)           \
+    {                                                                   \
+      int           c     = p / segments, k = p % segments;             \
+      int           n     = k + 1 < segments ? segment : last;          \
+      int           first = c * line_pitch + k * (segment + TL_GROUP_PAD); \
+      local double *own   = carries + c * TL_GROUP_CARRIES (segments);
+
+#define TL_GROUP_PAIRS_END                                              \
+    }                                                                   \
+  barrier (CLK_LOCAL_MEM_FENCE)
+
+/* The four phases over the line in local memory. */
+#define TL_RECURSIVE_GROUP_FILTER                                       \
+  do                                                                    \
+    {                                                                   \
+      /* Each segment's forward carry; the line's ends kept. */          \
+      TL_GROUP_PAIRS_BEGIN                                              \
+          double z[3] = { 0.0, 0.0, 0.0 };                              \
+                                                                        \
+          tl_recursive_run (line, first, 1, n, coef, z, false);         \
+          own[8 + 3 * k]     = z[0];                                    \
+          own[8 + 3 * k + 1] = z[1];                                    \
+          own[8 + 3 * k + 2] = z[2];                                    \
+          if (k == 0)                                                   \
+            {                                                           \
+              own[0] = (double) TL_GROUP_LOAD (first);                  \
+              own[1] = (double) TL_GROUP_LOAD (c * line_pitch +         \
+                                               TL_GROUP_AT (length - 1)); \
+            }                                                           \
+      TL_GROUP_PAIRS_END;                                               \
+                                                                        \
+      /* The forward sweep from each segment's start; the last          \
+       * segment's end state kept.                                      \
+       */                                                               \
+      TL_GROUP_PAIRS_BEGIN                                              \
+          double t[3] = { own[0], own[0], own[0] };                     \
+          double z[3];                                                  \
+                                                                        \
+          for (int j = 0; j < k; j++)                                   \
+            {                                                           \
+              TL_GROUP_CARRY (own, false, j, z);                        \
+              tl_recursive_carry (t, powers, z);                        \
+            }                                                           \
+          tl_recursive_run (line, first, 1, n, coef, t, true);          \
+          if (k + 1 == segments)                                        \
+            {                                                           \
+              own[2] = t[0];                                            \
+              own[3] = t[1];                                            \
+              own[4] = t[2];                                            \
+            }                                                           \
+      TL_GROUP_PAIRS_END;                                               \
+                                                                        \
+      /* Each segment's backward carry over the forward results. */     \
+      TL_GROUP_PAIRS_BEGIN                                              \
+          double z[3] = { 0.0, 0.0, 0.0 };                              \
+                                                                        \
+          tl_recursive_run (line, first + n - 1, -1, n, coef, z, false); \
+          own[8 + 3 * segments + 3 * k]     = z[0];                     \
+          own[8 + 3 * segments + 3 * k + 1] = z[1];                     \
+          own[8 + 3 * segments + 3 * k + 2] = z[2];                     \
+      TL_GROUP_PAIRS_END;                                               \
+                                                                        \
+      /* The backward sweep from past the line's end, carried down. */  \
+      TL_GROUP_PAIRS_BEGIN                                              \
+          double u  = own[1];                                           \
+          double d0 = own[2] - u, d1 = own[3] - u, d2 = own[4] - u;     \
+          double t[3], z[3];                                            \
+                                                                        \
+          t[0] = coef[4] * d0 + coef[5] * d1 + coef[6] * d2 + u;        \
+          t[1] = coef[7] * d0 + coef[8] * d1 + coef[9] * d2 + u;        \
+          t[2] = coef[10] * d0 + coef[11] * d1 + coef[12] * d2 + u;     \
+          for (int j = segments - 1; j > k; j--)                        \
+            {                                                           \
+              TL_GROUP_CARRY (own, true, j, z);                         \
+              tl_recursive_carry (t, powers + (j + 1 == segments ? 9 : 0), \
+                                  z);                                   \
+            }                                                           \
+          tl_recursive_run (line, first + n - 1, -1, n, coef, t, true); \
+      TL_GROUP_PAIRS_END;                                               \
+    }                                                                   \
+  while (0)
+
+/* The group's part of a line and the sizes of its segments.  The
+ * group's items all agree, so all of them pass the barriers or none.
+ */
+#define TL_RECURSIVE_GROUP_BEGIN                                        \
+  int group_size    = (int) get_local_size (0);                         \
+  int lid           = (int) get_local_id (0);                           \
+  int unit          = tl_group_origin (&d).x / group_size;              \
+  int line_index    = unit / (4 / channels);                            \
+  int first_channel = unit % (4 / channels) * channels;                 \
+  int segments      = (length + segment - 1) / segment;                 \
+  int last          = length - (segments - 1) * segment;                \
+  int line_pitch    = length + (segments + 1) * TL_GROUP_PAD;           \
+  int segment_shift = 31 - (int) clz (segment);                         \
+                                                                        \
+  if (tl_group_origin (&d).x >= d.width)                                \
+    return
+
+/* Values a group's item reads at a time, so that their loads are all in
+ * flight together.
+ */
+#define TL_GROUP_IO_BATCH 8
+
+/* Every value of the line from READ (i), a float4, into local memory. */
+#define TL_RECURSIVE_GROUP_READ(READ)                                   \
+  do                                                                    \
+    {                                                                   \
+      for (int from = lid; from < length;                               \
+           from += TL_GROUP_IO_BATCH * group_size)                      \
+        {                                                               \
+          float4 v[TL_GROUP_IO_BATCH];                                  \
+                                                                        \
+          for (int i = 0; i < TL_GROUP_IO_BATCH; i++)                   \
+            if (from + i * group_size < length)                         \
+              v[i] = READ (line_index * pitch + from + i * group_size); \
+          for (int i = 0; i < TL_GROUP_IO_BATCH; i++)                   \
+            if (from + i * group_size < length)                         \
+              {                                                         \
+                float four[4];                                          \
+                                                                        \
+                vstore4 (v[i], 0, four);                                \
+                for (int c = 0; c < channels; c++)                      \
+                  TL_GROUP_KEEP (c * line_pitch +                       \
+                                 TL_GROUP_AT (from + i * group_size),   \
+                                 four[first_channel + c]);              \
+              }                                                         \
+        }                                                               \
+      barrier (CLK_LOCAL_MEM_FENCE);                                    \
+    }                                                                   \
+  while (0)
+
+/* The line's channel C of value N, as the scratch image keeps it. */
+#define TL_GROUP_VALUE(c, n) TL_GROUP_LOAD ((c) * line_pitch + TL_GROUP_AT (n))
+
+/* The row out into the scratch image: whole pixels where the group has
+ * all four channels, else channel by channel.
+ */
+#define TL_RECURSIVE_GROUP_WRITE                                        \
+  do                                                                    \
+    {                                                                   \
+      for (int n = lid; n < length; n += group_size)                    \
+        {                                                               \
+          int at = line_index * pitch + n;                              \
+                                                                        \
+          if (channels == 4)                                            \
+            TL_SCRATCH_STORE (out, at,                                  \
+                              ((float4) (TL_GROUP_VALUE (0, n),         \
+                                         TL_GROUP_VALUE (1, n),         \
+                                         TL_GROUP_VALUE (2, n),         \
+                                         TL_GROUP_VALUE (3, n))));      \
+          else                                                          \
+            for (int c = 0; c < channels; c++)                          \
+              {                                                         \
+                int channel = first_channel + c;                        \
+                                                                        \
+                TL_SCRATCH_STORE_CHANNEL (out, at, TL_GROUP_VALUE (c, n)); \
+              }                                                         \
+        }                                                               \
+    }                                                                   \
+  while (0)
+
+#define TL_GROUP_READ_STORAGE(i) tl_scratch_round (tl_load (in, (i), codec))
+
+/* Rows from the storage, decoded as they are read, into the scratch
+ * image (PITCH pixels from one row's start to the next's).
+ */
+#if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_recursive_group_rows)
+kernel void
+tl_recursive_group_rows (global const tl_pixel *in,
+                         global tl_scratch     *out,
+                         TlDispatch             d,
+                         global const float    *codec,
+                         constant double       *coef,
+                         int                    length,
+                         int                    pitch,
+                         int                    channels,
+                         int                    segment,
+                         constant double       *powers,
+                         local tl_scratch      *line,
+                         local double          *carries)
+{
+  TL_RECURSIVE_GROUP_BEGIN;
+  TL_RECURSIVE_GROUP_READ (TL_GROUP_READ_STORAGE);
+  TL_RECURSIVE_GROUP_FILTER;
+  TL_RECURSIVE_GROUP_WRITE;
 }
 #endif
 #endif /* cl_khr_fp64 and a recursive kernel */

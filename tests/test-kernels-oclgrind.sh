@@ -104,6 +104,14 @@ tl_run ()
   else
     unset THREADLENS_RECURSIVE_ITEMS
   fi
+  # The groups' rows in segments of 8 values, so that the crop's 61-pixel
+  # rows carry state across eight of them (a last one of 5).
+  if [ "$items" = group ]; then
+    THREADLENS_RECURSIVE_SEGMENT=8
+    export THREADLENS_RECURSIVE_SEGMENT
+  else
+    unset THREADLENS_RECURSIVE_SEGMENT
+  fi
   # Oclgrind preloads its runtime; the kernel log goes in front of it, so
   # that its clEnqueueNDRangeKernel sees each call first.
   # shellcheck disable=SC2016 # expanded by that inner sh
@@ -113,7 +121,7 @@ tl_run ()
                 "$kernel_log_lib" "$threadlens" "$@" < /dev/null \
                 > "$work/stdout" 2> "$work/stderr"
   status=$?
-  unset THREADLENS_TILE THREADLENS_RECURSIVE_ITEMS
+  unset THREADLENS_TILE THREADLENS_RECURSIVE_ITEMS THREADLENS_RECURSIVE_SEGMENT
 
   kernels=$(sort -u "$work/enqueued" 2>/dev/null | tr '\n' ' ')
   cat "$work/enqueued" >> "$work/kernels" 2>/dev/null
@@ -182,11 +190,12 @@ tl_check_twins ()
       esac
       ;;
   esac
-  # The recursive Gaussian must have run an item a line and an item a
-  # channel.
+  # The recursive Gaussian must have run an item a line, an item a
+  # channel and a group a row.
   case " $ran " in
-    *" tl_recursive_rows "*|*" tl_recursive_channels "*)
-      for kernel in tl_recursive_rows tl_recursive_channels; do
+    *" tl_recursive_rows "*|*" tl_recursive_channels "*|*" tl_recursive_group_rows "*)
+      for kernel in tl_recursive_rows tl_recursive_channels \
+                    tl_recursive_group_rows; do
         echo " $ran " | grep -q " $kernel " || missing="$missing $kernel"
       done
       ;;
@@ -234,14 +243,16 @@ u16 tile=16 --shape=7x3"
 # Parameters beyond the defaults, one a line: FILTER --set=NAME=VALUE,
 # each under $variant_dispatches only, as Oclgrind takes seconds a run on
 # their halos.  std-dev 40 takes the recursive path where the engine
-# has one (gaussian-blur's and unsharp-mask's), with an item a line and
-# an item a channel (items=, THREADLENS_RECURSIVE_ITEMS); box-blur's
-# radius 25 takes its running sums; the blurs reach past the crop's 37
-# rows, pixelize's blocks are cut at both edges.
+# has one (gaussian-blur's and unsharp-mask's), with an item a line, an
+# item a channel and a group a row (items=, THREADLENS_RECURSIVE_ITEMS);
+# box-blur's radius 25 takes its running sums; the blurs reach past the
+# crop's 37 rows, pixelize's blocks are cut at both edges.
 variants="gaussian-blur --set=std-dev=40 items=line
 gaussian-blur --set=std-dev=40 items=channel
+gaussian-blur --set=std-dev=40 items=group
 unsharp-mask --set=std-dev=40 items=line
 unsharp-mask --set=std-dev=40 items=channel
+unsharp-mask --set=std-dev=40 items=group
 box-blur --set=radius=25
 pixelize --set=size=7"
 variant_dispatches="both --shape=7x3
