@@ -335,8 +335,13 @@ $(printf '%s\n' "$variants" | sed -n "s/^$filter //p")"
             dispatch=${dispatch#* }
             ;;
         esac
+        layout=""
+        case $items in
+          group) layout=" a group a row" ;;
+          ?*) layout=" an item a $items" ;;
+        esac
         # shellcheck disable=SC2086 # the options split on spaces
-        tl_run "$filter $part${set:+ $set}${items:+ an item a $items} $dispatch${tile:+ in tiles of $tile}" \
+        tl_run "$filter $part${set:+ $set}$layout $dispatch${tile:+ in tiles of $tile}" \
                apply --json $dispatch $set "$filter" "$input" "$work/out.png"
         tile=""
       done <<EOF
