@@ -13,9 +13,12 @@
  * One work-item filters a whole line (on a GPU, one channel of it: the
  * channels never mix), so every pixel of the line gets the same
  * arithmetic whatever the dispatch; the C reference below does the
- * same operations in the same order, and the OpenCL path (kernels/blur.cl,
- * tl_recursive_*) equals it bit for bit.  Against the exact convolution it
- * is an approximation, measured in the README.  In 8-bit storage the
+ * same operations in the same order, and those kernels (kernels/blur.cl,
+ * tl_recursive_*) equal it bit for bit.  On a GPU a work-group takes each
+ * row in segments whose starts are carried in double precision
+ * (tl_recursive_group_rows), the same to a rounding of doubles, so within
+ * a rounding of the reference.  Against the exact convolution it is an
+ * approximation, measured in the README.  In 8-bit storage the
  * values between the sweeps are halves (tl_filter_scratch_half ()), here
  * as in the kernels.
  *
