@@ -1009,158 +1009,13 @@ tl_recursive_run (local tl_scratch *line,
     }                                                                   \
   barrier (CLK_LOCAL_MEM_FENCE)
 
-/* The four phases over the line in local memory. */
-#define TL_RECURSIVE_GROUP_FILTER                                       \
-  do                                                                    \
-    {                                                                   \
-      /* Each segment's forward carry; the line's ends kept. */          \
-      TL_GROUP_PAIRS_BEGIN                                              \
-          double z[3] = { 0.0, 0.0, 0.0 };                              \
-                                                                        \
-          tl_recursive_run (line, first, 1, n, coef, z, false);         \
-          own[8 + 3 * k]     = z[0];                                    \
-          own[8 + 3 * k + 1] = z[1];                                    \
-          own[8 + 3 * k + 2] = z[2];                                    \
-          if (k == 0)                                                   \
-            {                                                           \
-              own[0] = (double) TL_GROUP_LOAD (first);                  \
-              own[1] = (double) TL_GROUP_LOAD (c * line_pitch +         \
-                                               TL_GROUP_AT (length - 1)); \
-            }                                                           \
-      TL_GROUP_PAIRS_END;                                               \
-                                                                        \
-      /* The forward sweep from each segment's start; the last          \
-       * segment's end state kept.                                      \
-       */                                                               \
-      TL_GROUP_PAIRS_BEGIN                                              \
-          double t[3] = { own[0], own[0], own[0] };                     \
-          double z[3];                                                  \
-                                                                        \
-          for (int j = 0; j < k; j++)                                   \
-            {                                                           \
-              TL_GROUP_CARRY (own, false, j, z);                        \
-              tl_recursive_carry (t, powers, z);                        \
-            }                                                           \
-          tl_recursive_run (line, first, 1, n, coef, t, true);          \
-          if (k + 1 == segments)                                        \
-            {                                                           \
-              own[2] = t[0];                                            \
-              own[3] = t[1];                                            \
-              own[4] = t[2];                                            \
-            }                                                           \
-      TL_GROUP_PAIRS_END;                                               \
-                                                                        \
-      /* Each segment's backward carry over the forward results. */     \
-      TL_GROUP_PAIRS_BEGIN                                              \
-          double z[3] = { 0.0, 0.0, 0.0 };                              \
-                                                                        \
-          tl_recursive_run (line, first + n - 1, -1, n, coef, z, false); \
-          own[8 + 3 * segments + 3 * k]     = z[0];                     \
-          own[8 + 3 * segments + 3 * k + 1] = z[1];                     \
-          own[8 + 3 * segments + 3 * k + 2] = z[2];                     \
-      TL_GROUP_PAIRS_END;                                               \
-                                                                        \
-      /* The backward sweep from past the line's end, carried down. */  \
-      TL_GROUP_PAIRS_BEGIN                                              \
-          double u  = own[1];                                           \
-          double d0 = own[2] - u, d1 = own[3] - u, d2 = own[4] - u;     \
-          double t[3], z[3];                                            \
-                                                                        \
-          t[0] = coef[4] * d0 + coef[5] * d1 + coef[6] * d2 + u;        \
-          t[1] = coef[7] * d0 + coef[8] * d1 + coef[9] * d2 + u;        \
-          t[2] = coef[10] * d0 + coef[11] * d1 + coef[12] * d2 + u;     \
-          for (int j = segments - 1; j > k; j--)                        \
-            {                                                           \
-              TL_GROUP_CARRY (own, true, j, z);                         \
-              tl_recursive_carry (t, powers + (j + 1 == segments ? 9 : 0), \
-                                  z);                                   \
-            }                                                           \
-          tl_recursive_run (line, first + n - 1, -1, n, coef, t, true); \
-      TL_GROUP_PAIRS_END;                                               \
-    }                                                                   \
-  while (0)
-
-/* The group's part of a line and the sizes of its segments.  The
- * group's items all agree, so all of them pass the barriers or none.
- */
-#define TL_RECURSIVE_GROUP_BEGIN                                        \
-  int group_size    = (int) get_local_size (0);                         \
-  int lid           = (int) get_local_id (0);                           \
-  int unit          = tl_group_origin (&d).x / group_size;              \
-  int line_index    = unit / (4 / channels);                            \
-  int first_channel = unit % (4 / channels) * channels;                 \
-  int segments      = (length + segment - 1) / segment;                 \
-  int last          = length - (segments - 1) * segment;                \
-  int line_pitch    = length + (segments + 1) * TL_GROUP_PAD;           \
-  int segment_shift = 31 - (int) clz (segment);                         \
-                                                                        \
-  if (tl_group_origin (&d).x >= d.width)                                \
-    return
-
 /* Values a group's item reads at a time, so that their loads are all in
  * flight together.
  */
 #define TL_GROUP_IO_BATCH 8
 
-/* Every value of the line from READ (i), a float4, into local memory. */
-#define TL_RECURSIVE_GROUP_READ(READ)                                   \
-  do                                                                    \
-    {                                                                   \
-      for (int from = lid; from < length;                               \
-           from += TL_GROUP_IO_BATCH * group_size)                      \
-        {                                                               \
-          float4 v[TL_GROUP_IO_BATCH];                                  \
-                                                                        \
-          for (int i = 0; i < TL_GROUP_IO_BATCH; i++)                   \
-            if (from + i * group_size < length)                         \
-              v[i] = READ (line_index * pitch + from + i * group_size); \
-          for (int i = 0; i < TL_GROUP_IO_BATCH; i++)                   \
-            if (from + i * group_size < length)                         \
-              {                                                         \
-                float four[4];                                          \
-                                                                        \
-                vstore4 (v[i], 0, four);                                \
-                for (int c = 0; c < channels; c++)                      \
-                  TL_GROUP_KEEP (c * line_pitch +                       \
-                                 TL_GROUP_AT (from + i * group_size),   \
-                                 four[first_channel + c]);              \
-              }                                                         \
-        }                                                               \
-      barrier (CLK_LOCAL_MEM_FENCE);                                    \
-    }                                                                   \
-  while (0)
-
-/* The line's channel C of value N, as the scratch image keeps it. */
+/* The row's channel C of value N, as the scratch image keeps it. */
 #define TL_GROUP_VALUE(c, n) TL_GROUP_LOAD ((c) * line_pitch + TL_GROUP_AT (n))
-
-/* The row out into the scratch image: whole pixels where the group has
- * all four channels, else channel by channel.
- */
-#define TL_RECURSIVE_GROUP_WRITE                                        \
-  do                                                                    \
-    {                                                                   \
-      for (int n = lid; n < length; n += group_size)                    \
-        {                                                               \
-          int at = line_index * pitch + n;                              \
-                                                                        \
-          if (channels == 4)                                            \
-            TL_SCRATCH_STORE (out, at,                                  \
-                              ((float4) (TL_GROUP_VALUE (0, n),         \
-                                         TL_GROUP_VALUE (1, n),         \
-                                         TL_GROUP_VALUE (2, n),         \
-                                         TL_GROUP_VALUE (3, n))));      \
-          else                                                          \
-            for (int c = 0; c < channels; c++)                          \
-              {                                                         \
-                int channel = first_channel + c;                        \
-                                                                        \
-                TL_SCRATCH_STORE_CHANNEL (out, at, TL_GROUP_VALUE (c, n)); \
-              }                                                         \
-        }                                                               \
-    }                                                                   \
-  while (0)
-
-#define TL_GROUP_READ_STORAGE(i) tl_scratch_round (tl_load (in, (i), codec))
 
 /* Rows from the storage, decoded as they are read, into the scratch
  * image (PITCH pixels from one row's start to the next's).
@@ -1180,10 +1035,130 @@ tl_recursive_group_rows (global const tl_pixel *in,
                          local tl_scratch      *line,
                          local double          *carries)
 {
-  TL_RECURSIVE_GROUP_BEGIN;
-  TL_RECURSIVE_GROUP_READ (TL_GROUP_READ_STORAGE);
-  TL_RECURSIVE_GROUP_FILTER;
-  TL_RECURSIVE_GROUP_WRITE;
+  /* The group's part of a row and the sizes of its segments.  The
+   * group's items all agree, so all of them pass the barriers or none.
+   */
+  int group_size    = (int) get_local_size (0);
+  int lid           = (int) get_local_id (0);
+  int unit          = tl_group_origin (&d).x / group_size;
+  int line_index    = unit / (4 / channels);
+  int first_channel = unit % (4 / channels) * channels;
+  int segments      = (length + segment - 1) / segment;
+  int last          = length - (segments - 1) * segment;
+  int line_pitch    = length + (segments + 1) * TL_GROUP_PAD;
+  int segment_shift = 31 - (int) clz (segment);
+
+  if (tl_group_origin (&d).x >= d.width)
+    return;
+
+  /* Every value of the row, decoded, into local memory. */
+  for (int from = lid; from < length; from += TL_GROUP_IO_BATCH * group_size)
+    {
+      float4 v[TL_GROUP_IO_BATCH];
+
+      for (int i = 0; i < TL_GROUP_IO_BATCH; i++)
+        if (from + i * group_size < length)
+          v[i] = tl_scratch_round (tl_load (in, line_index * pitch + from +
+                                                i * group_size, codec));
+      for (int i = 0; i < TL_GROUP_IO_BATCH; i++)
+        if (from + i * group_size < length)
+          {
+            float four[4];
+
+            vstore4 (v[i], 0, four);
+            for (int c = 0; c < channels; c++)
+              TL_GROUP_KEEP (c * line_pitch +
+                             TL_GROUP_AT (from + i * group_size),
+                             four[first_channel + c]);
+          }
+    }
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+  /* Each segment's forward carry; the row's ends kept. */
+  TL_GROUP_PAIRS_BEGIN
+      double z[3] = { 0.0, 0.0, 0.0 };
+
+      tl_recursive_run (line, first, 1, n, coef, z, false);
+      own[8 + 3 * k]     = z[0];
+      own[8 + 3 * k + 1] = z[1];
+      own[8 + 3 * k + 2] = z[2];
+      if (k == 0)
+        {
+          own[0] = (double) TL_GROUP_LOAD (first);
+          own[1] = (double) TL_GROUP_LOAD (c * line_pitch +
+                                           TL_GROUP_AT (length - 1));
+        }
+  TL_GROUP_PAIRS_END;
+
+  /* The forward sweep from each segment's start; the last segment's end
+   * state kept.
+   */
+  TL_GROUP_PAIRS_BEGIN
+      double t[3] = { own[0], own[0], own[0] };
+      double z[3];
+
+      for (int j = 0; j < k; j++)
+        {
+          TL_GROUP_CARRY (own, false, j, z);
+          tl_recursive_carry (t, powers, z);
+        }
+      tl_recursive_run (line, first, 1, n, coef, t, true);
+      if (k + 1 == segments)
+        {
+          own[2] = t[0];
+          own[3] = t[1];
+          own[4] = t[2];
+        }
+  TL_GROUP_PAIRS_END;
+
+  /* Each segment's backward carry over the forward results. */
+  TL_GROUP_PAIRS_BEGIN
+      double z[3] = { 0.0, 0.0, 0.0 };
+
+      tl_recursive_run (line, first + n - 1, -1, n, coef, z, false);
+      own[8 + 3 * segments + 3 * k]     = z[0];
+      own[8 + 3 * segments + 3 * k + 1] = z[1];
+      own[8 + 3 * segments + 3 * k + 2] = z[2];
+  TL_GROUP_PAIRS_END;
+
+  /* The backward sweep from past the row's end, carried down. */
+  TL_GROUP_PAIRS_BEGIN
+      double u  = own[1];
+      double d0 = own[2] - u, d1 = own[3] - u, d2 = own[4] - u;
+      double t[3], z[3];
+
+      t[0] = coef[4] * d0 + coef[5] * d1 + coef[6] * d2 + u;
+      t[1] = coef[7] * d0 + coef[8] * d1 + coef[9] * d2 + u;
+      t[2] = coef[10] * d0 + coef[11] * d1 + coef[12] * d2 + u;
+      for (int j = segments - 1; j > k; j--)
+        {
+          TL_GROUP_CARRY (own, true, j, z);
+          tl_recursive_carry (t, powers + (j + 1 == segments ? 9 : 0), z);
+        }
+      tl_recursive_run (line, first + n - 1, -1, n, coef, t, true);
+  TL_GROUP_PAIRS_END;
+
+  /* The row out into the scratch image: whole pixels where the group
+   * has all four channels, else channel by channel.
+   */
+  for (int n = lid; n < length; n += group_size)
+    {
+      int at = line_index * pitch + n;
+
+      if (channels == 4)
+        TL_SCRATCH_STORE (out, at,
+                          ((float4) (TL_GROUP_VALUE (0, n),
+                                     TL_GROUP_VALUE (1, n),
+                                     TL_GROUP_VALUE (2, n),
+                                     TL_GROUP_VALUE (3, n))));
+      else
+        for (int c = 0; c < channels; c++)
+          {
+            int channel = first_channel + c;
+
+            TL_SCRATCH_STORE_CHANNEL (out, at, TL_GROUP_VALUE (c, n));
+          }
+    }
 }
 #endif
 #endif /* cl_khr_fp64 and a recursive kernel */

@@ -398,7 +398,7 @@ max_difference (const Prepared *p,
  * image or the storage.
  */
 static gdouble
-tl_test_segment_rounding (const TlCodec *codec)
+group_rounding (const TlCodec *codec)
 {
   switch (codec ? tl_codec_get_storage (codec) : TL_STORAGE_FLOAT)
     {
@@ -572,7 +572,7 @@ test_filter (gconstpointer data)
        * in half, 1e-6 in float.
        */
       segmented  = g_str_has_prefix (items[i], "group");
-      p.rounding = segmented ? tl_test_segment_rounding (p.codec) : 0.0;
+      p.rounding = segmented ? group_rounding (p.codec) : 0.0;
       /* The exact layouts share one baseline, the segmented ones (with
        * all channels a group or two) another.
        */
