@@ -99,7 +99,10 @@ tl_filter_recursive_applies (gdouble std_dev)
   return std_dev >= TL_RECURSIVE_MIN_STD_DEV;
 }
 
-/* One step of either pass: the newest state last. */
+/* One step of either pass: the newest state last, each state's term
+ * added by a fused multiply-add, so that a step's chain is one operation
+ * long (kernels/blur.cl, TL_RECURSIVE_STEP).
+ */
 static inline gdouble
 tl_recursive_step (const gdouble *coef,
                    gfloat         x,
@@ -107,7 +110,8 @@ tl_recursive_step (const gdouble *coef,
                    gdouble        s2,
                    gdouble        s3)
 {
-  return coef[0] * (gdouble) x + coef[3] * s3 + coef[2] * s2 + coef[1] * s1;
+  return fma (coef[1], s1, fma (coef[2], s2, fma (coef[3], s3,
+                                                  coef[0] * (gdouble) x)));
 }
 
 /* V as the scratch image keeps it: a half where HALF says so. */
