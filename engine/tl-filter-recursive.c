@@ -308,17 +308,22 @@ tl_recursive_layout (TlContext          *context,
 }
 
 /* The values a group's item filters as one segment of a row
- * (kernels/blur.cl, tl_recursive_group_rows): fixed, so that every
- * dispatch gives the same bits; 128 was the fastest of 64, 128 and 256
- * on the H100.  THREADLENS_RECURSIVE_SEGMENT (a power of two from 4 to
- * 4096) overrides it, so that the tests' small images have segments.
+ * (kernels/blur.cl, tl_recursive_group_rows) for pixels stored as CODEC
+ * says: fixed, so that every dispatch gives the same bits.  Of 64, 128
+ * and 256 on the H100 at 4096x4096, 128 was the fastest in 8-bit
+ * storage and float (row pass 0.32 and 0.45 ms, against 0.43 and 0.47
+ * at 64) and 64 in 16-bit storage (0.49 ms, against 0.55 at 128).
+ * THREADLENS_RECURSIVE_SEGMENT (a power of two from 4 to 4096) overrides
+ * it, so that the tests' small images have segments.
  */
 static gboolean
-tl_recursive_segment (gint     *segment,
-                      GError  **error)
+tl_recursive_segment (const TlCodec  *codec,
+                      gint           *segment,
+                      GError        **error)
 {
   const gchar *setting = g_getenv ("THREADLENS_RECURSIVE_SEGMENT");
-  gint64       value   = 128;
+  gint64       value   = codec && tl_codec_get_storage (codec) ==
+                                  TL_STORAGE_U16 ? 64 : 128;
 
   if (setting && *setting)
     {
@@ -505,7 +510,7 @@ tl_recursive_passes (TlRun     *run,
   gint            group_channels, row_channels, segment;
 
   if (! tl_recursive_layout (context, &layout, &group_channels, error) ||
-      ! tl_recursive_segment (&segment, error))
+      ! tl_recursive_segment (pixels->codec, &segment, error))
     return FALSE;
 
   tl_recursive_coefficients (std_dev, coef);
