@@ -14,7 +14,9 @@
  * read local memory.  The host takes the twin when the tile fits the
  * device's local memory and the plan fixes the group shape.  Both give
  * the same bits.  They are separate kernels, not one with a branch around
- * the barrier, because PoCL 6 crashes compiling a barrier in a branch.
+ * the barrier, because PoCL 6 crashes compiling a barrier in a branch
+ * and PoCL 3.1 gives wrong pixels with one, even where every item takes
+ * the branch alike.
  *
  * The host takes the fused pass (_2d, below the passes) before either:
  * both sums in one kernel, the layer read once and written once, where
