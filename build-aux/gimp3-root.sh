@@ -22,7 +22,7 @@ packages="gimp libgimp-3.0-dev meson ninja-build pkg-config gcc libc6-dev
           libglib2.0-dev libgegl-dev libbabl-dev libjson-glib-dev
           ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd
           libgtk-3-dev xvfb xauth xdotool x11-apps netpbm
-          gettext fonts-noto-cjk librsvg2-common"
+          gettext fonts-noto-cjk librsvg2-common mesa-opencl-icd clinfo"
 packages=$(echo $packages)
 stamp="$root/.threadlens-packages"
 

@@ -821,8 +821,9 @@ cli_overlay (gint    argc,
   if (map == NULL)
     return cli_fail (g_steal_pointer (&error));
 
-  pixels = tl_image_get_pixels (image, "R'G'B'A float");
-  if (! tl_overlay_render (map, mode, style, opacity, pixels, pixels, &error))
+  pixels = tl_image_get_pixels (image, "R'G'B'A float", &error);
+  if (pixels == NULL ||
+      ! tl_overlay_render (map, mode, style, opacity, pixels, pixels, &error))
     return cli_fail (g_steal_pointer (&error));
   tl_image_set_pixels (image, "R'G'B'A float", pixels);
 

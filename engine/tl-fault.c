@@ -28,6 +28,8 @@ static guint   tl_fault_hits;           /* calls made to fail */
 static cl_int
 tl_fault_status_for (const gchar *call)
 {
+  if (strcmp (call, TL_FAULT_ALLOC) == 0)
+    return CL_OUT_OF_HOST_MEMORY;
   if (strcmp (call, "clCreateBuffer") == 0)
     return CL_MEM_OBJECT_ALLOCATION_FAILURE;
   if (strcmp (call, "clBuildProgram") == 0)
@@ -56,7 +58,8 @@ tl_fault_parse (const gchar *spec,
       if (! g_ascii_string_to_unsigned (parts[0], 10, 1, G_MAXUINT, &nth, NULL))
         goto bad;
     }
-  else if (g_str_has_prefix (parts[0], "cl"))
+  else if (g_str_has_prefix (parts[0], "cl") ||
+           strcmp (parts[0], TL_FAULT_ALLOC) == 0)
     {
       tl_fault_name = g_strdup (parts[0]);
       if (parts[1] &&
@@ -74,7 +77,8 @@ tl_fault_parse (const gchar *spec,
  bad:
   g_clear_pointer (&tl_fault_name, g_free);
   g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-               "THREADLENS_FAULT='%s': expected N, clName or clName:N", spec);
+               "THREADLENS_FAULT='%s': expected N, clName, clName:N, "
+               "alloc or alloc:N", spec);
   return FALSE;
 }
 
@@ -97,13 +101,17 @@ tl_fault_load (void)
 cl_int
 tl_fault_check (const gchar *call)
 {
-  cl_int status = CL_SUCCESS;
+  cl_int   status = CL_SUCCESS;
+  gboolean memory = strcmp (call, TL_FAULT_ALLOC) == 0;
 
   tl_fault_load ();
   g_mutex_lock (&tl_fault_lock);
-  tl_fault_total++;
+  /* "N" walks the OpenCL calls alone; allocations are walked by name. */
+  if (! memory)
+    tl_fault_total++;
   if (tl_fault_armed &&
-      (tl_fault_name == NULL || strcmp (tl_fault_name, call) == 0))
+      ((tl_fault_name == NULL && ! memory) ||
+       (tl_fault_name != NULL && strcmp (tl_fault_name, call) == 0)))
     {
       guint index = tl_fault_name ? ++tl_fault_seen : tl_fault_total;
 

@@ -2,7 +2,8 @@
  *
  * Every OpenCL call the engine makes (releases aside) goes through
  * TL_CL () or TL_CL_NEW (), which count it and, when a fault is armed,
- * make it fail without calling the driver.  The tests arm one call at a
+ * make it fail without calling the driver; every allocation sized by a
+ * layer (tl-alloc.h) asks tl_fault_check (TL_FAULT_ALLOC) first.  The tests arm one call at a
  * time and check that each run ends in a clean error: no crash, no leak,
  * no half-written output.
  *
@@ -10,6 +11,8 @@
  *   "N"          the N-th call (from 1) fails
  *   "NAME"       every call of NAME fails ("clBuildProgram")
  *   "NAME:N"     the N-th call of NAME fails
+ *   "alloc:N"    the N-th allocation sized by a layer fails ("alloc":
+ *                every one); "N" counts OpenCL calls only
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -21,6 +24,8 @@
 #include <CL/cl.h>      /* not tl-cl.h: the runtime includes this header */
 
 G_BEGIN_DECLS
+
+#define TL_FAULT_ALLOC "alloc"
 
 cl_int   tl_fault_check (const gchar *call);
 gboolean tl_fault_arm   (const gchar *spec,

@@ -135,12 +135,12 @@ tl_filter_convolve_reference (const gfloat        *weights,
   gint               w = pixels->width, h = pixels->height;
   gint               x, y;
   TlConvolveOrder    order;
-  g_autofree gfloat *tmp = NULL;
+  gfloat            *tmp = pixels->scratch;
 
   g_return_if_fail (weights != NULL && radius >= 0);
+  g_return_if_fail (tmp != NULL);
 
   order = tl_filter_convolve_order (weights, radius);
-  tmp   = g_new (gfloat, (gsize) w * h * 4);
 
   for (y = 0; y < h; y++)
     for (x = 0; x < w; x++)

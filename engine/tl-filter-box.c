@@ -153,7 +153,6 @@ tl_box_reference (const TlFilter      *filter,
   gint               radius = (gint) values[0].v[0];
   gfloat             scale  = tl_box_scale (radius);
   gint               w = pixels->width, h = pixels->height;
-  g_autofree gfloat *rows = NULL;
 
   if (radius < TL_BOX_MIN_RADIUS)
     {
@@ -163,9 +162,11 @@ tl_box_reference (const TlFilter      *filter,
       return;
     }
 
-  rows = g_new (gfloat, (gsize) w * h * 4);
-  tl_box_lines (pixels->in, rows, h, w, (gsize) w * 4, 4, radius, scale);
-  tl_box_lines (rows, pixels->out, w, h, 4, (gsize) w * 4, radius, scale);
+  g_return_if_fail (pixels->scratch != NULL);
+  tl_box_lines (pixels->in, pixels->scratch, h, w, (gsize) w * 4, 4, radius,
+                scale);
+  tl_box_lines (pixels->scratch, pixels->out, w, h, 4, (gsize) w * 4, radius,
+                scale);
 }
 
 /* KERNEL from IN to OUT over LINES lines of LENGTH pixels, each cut into

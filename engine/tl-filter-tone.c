@@ -165,12 +165,13 @@ tl_tone_codes_match (const TlToneCodes *codes,
 /* FILTER's result for every code of CODEC's storage in every channel:
  * the C reference filters a ramp of them, so each code's result is the
  * reference's bit for bit.  A reference to the bytes, kept for the next
- * run that asks the same.
+ * run that asks the same; NULL with ERROR when memory runs out.
  */
 static GBytes *
 tl_tone_get_codes (const TlFilter *filter,
                    const TlValue  *values,
-                   const TlCodec  *codec)
+                   const TlCodec  *codec,
+                   GError        **error)
 {
   g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&tl_tone_codes_lock);
   gboolean     wide    = tl_codec_get_storage (codec) == TL_STORAGE_U16;
@@ -193,7 +194,12 @@ tl_tone_get_codes (const TlFilter *filter,
       ramp[i] = i / 4;
   pixels.in  = ramp;
   pixels.out = table;
-  tl_filter_reference (filter, values, &pixels);
+  if (! tl_filter_reference (filter, values, &pixels, error))
+    {
+      g_free (ramp);
+      g_free (table);
+      return NULL;
+    }
   g_free (ramp);
 
   g_clear_pointer (&last->codes, g_bytes_unref);
@@ -219,10 +225,13 @@ tl_tone_launch_table (TlRun          *run,
                       GError        **error)
 {
   g_autoptr(GBytes) table = tl_tone_get_codes (filter, values,
-                                               tl_run_get_pixels (run)->codec);
+                                               tl_run_get_pixels (run)->codec,
+                                               error);
   cl_kernel         kernel;
   cl_mem            codes, in = tl_run_get_input (run), out = tl_run_get_output (run);
 
+  if (table == NULL)
+    return FALSE;
   codes  = tl_run_new_buffer (run, CL_MEM_READ_ONLY, g_bytes_get_size (table),
                               g_bytes_get_data (table, NULL), error);
   kernel = codes ? tl_run_get_kernel (run, "tl_code_table", error) : NULL;

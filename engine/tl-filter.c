@@ -9,6 +9,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "tl-alloc.h"
 #include "tl-error.h"
 #include "tl-filter.h"
 
@@ -352,40 +353,55 @@ tl_filter_scratch_half (const TlCodec *codec)
 }
 
 /* The C reference on PIXELS in their storage: decoded to the working
- * format, filtered, encoded back, as the kernels do it.
+ * format, filtered, encoded back, as the kernels do it.  FALSE with
+ * ERROR, and PIXELS' output untouched, when memory runs out.
  */
-void
+gboolean
 tl_filter_reference (const TlFilter *filter,
                      const TlValue  *values,
-                     const TlPixels *pixels)
+                     const TlPixels *pixels,
+                     GError        **error)
 {
-  TlFloatPixels      floats;
-  g_autofree gfloat *in  = NULL;
-  g_autofree gfloat *out = NULL;
+  TlFloatPixels      floats = { 0, };
+  g_autofree gfloat *in      = NULL;
+  g_autofree gfloat *out     = NULL;
+  g_autofree gfloat *scratch = NULL;
   gsize              n;
+  gboolean           narrow;
 
-  g_return_if_fail (filter != NULL && values != NULL && pixels != NULL);
+  g_return_val_if_fail (filter != NULL && values != NULL && pixels != NULL,
+                        FALSE);
+
+  n      = (gsize) pixels->width * pixels->height;
+  narrow = pixels->codec != NULL &&
+           tl_codec_get_storage (pixels->codec) != TL_STORAGE_FLOAT;
+  if (filter->halo)
+    {
+      scratch = tl_alloc_n (n, 4 * sizeof (gfloat), error);
+      if (scratch == NULL)
+        return FALSE;
+    }
+  if (narrow)
+    {
+      in = tl_alloc_n (n, 4 * sizeof (gfloat), error);
+      if (in == NULL)
+        return FALSE;
+      out = tl_alloc_n (n, 4 * sizeof (gfloat), error);
+      if (out == NULL)
+        return FALSE;
+      tl_codec_decode (pixels->codec, pixels->in, in, n);
+    }
 
   floats.width        = pixels->width;
   floats.height       = pixels->height;
   floats.x            = pixels->x;
   floats.y            = pixels->y;
   floats.scratch_half = tl_filter_scratch_half (pixels->codec);
-  if (pixels->codec == NULL ||
-      tl_codec_get_storage (pixels->codec) == TL_STORAGE_FLOAT)
-    {
-      floats.in  = pixels->in;
-      floats.out = pixels->out;
-      filter->reference (filter, values, &floats);
-      return;
-    }
-
-  n   = (gsize) pixels->width * pixels->height;
-  in  = g_new (gfloat, n * 4);
-  out = g_new (gfloat, n * 4);
-  tl_codec_decode (pixels->codec, pixels->in, in, n);
-  floats.in  = in;
-  floats.out = out;
+  floats.scratch      = scratch;
+  floats.in           = narrow ? in : pixels->in;
+  floats.out          = narrow ? out : pixels->out;
   filter->reference (filter, values, &floats);
-  tl_codec_encode (pixels->codec, out, pixels->out, n);
+  if (narrow)
+    tl_codec_encode (pixels->codec, out, pixels->out, n);
+  return TRUE;
 }

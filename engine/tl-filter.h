@@ -83,6 +83,11 @@ typedef struct
                                  * image in half precision, as the
                                  * kernels keep it for this storage
                                  * (tl_filter_scratch_half ()) */
+  gfloat       *scratch;        /* an image of 4 floats a pixel between
+                                 * two passes, for filters with a halo
+                                 * (tl_filter_reference () allocates
+                                 * it, so that a reference never
+                                 * aborts on memory); else NULL */
 } TlFloatPixels;
 
 /* Timing of the OpenCL work of one run, from event profiling. */
@@ -173,9 +178,10 @@ guint                 tl_filter_pixels_per_item  (const TlFilter  *filter,
 guint                 tl_filter_auto_pixels_per_item (const TlFilter *filter,
                                                       gboolean        narrow,
                                                       TlDeviceKind    device_kind);
-void                  tl_filter_reference        (const TlFilter  *filter,
+gboolean              tl_filter_reference        (const TlFilter  *filter,
                                                   const TlValue   *values,
-                                                  const TlPixels  *pixels);
+                                                  const TlPixels  *pixels,
+                                                  GError         **error);
 
 /* Separable convolution with clamp-to-edge borders (tl-filter-blur.c):
  * the blurs give their weights, 2 radius + 1 of them, symmetric.  The

@@ -7,6 +7,7 @@
 
 #include <gegl.h>
 
+#include "tl-alloc.h"
 #include "tl-image-private.h"
 
 /* The 4-component float format named @name, in @image's colour space so
@@ -92,9 +93,13 @@ tl_image_get_buffer (TlImage *image)
   return image->buffer;
 }
 
+/* The whole image as 4 floats a pixel in FLOAT_FORMAT, or NULL with
+ * ERROR when memory runs out; free with g_free ().
+ */
 gfloat *
 tl_image_get_pixels (TlImage     *image,
-                     const gchar *float_format)
+                     const gchar *float_format,
+                     GError     **error)
 {
   const GeglRectangle *extent;
   const Babl          *format;
@@ -107,7 +112,10 @@ tl_image_get_pixels (TlImage     *image,
   g_return_val_if_fail (format != NULL, NULL);
 
   extent = gegl_buffer_get_extent (image->buffer);
-  pixels = g_new (gfloat, (gsize) extent->width * extent->height * 4);
+  pixels = tl_alloc_n ((gsize) extent->width * extent->height,
+                       4 * sizeof (gfloat), error);
+  if (pixels == NULL)
+    return NULL;
 
   gegl_buffer_get (image->buffer, extent, 1.0, format, pixels,
                    GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
@@ -133,10 +141,13 @@ tl_image_set_pixels (TlImage      *image,
                    format, pixels, GEGL_AUTO_ROWSTRIDE);
 }
 
-/* The whole image in FORMAT (a codec's storage); free with g_free (). */
+/* The whole image in FORMAT (a codec's storage), or NULL with ERROR
+ * when memory runs out; free with g_free ().
+ */
 gpointer
 tl_image_get_stored (TlImage    *image,
-                     const Babl *format)
+                     const Babl *format,
+                     GError    **error)
 {
   const GeglRectangle *extent;
   gpointer             pixels;
@@ -144,8 +155,10 @@ tl_image_get_stored (TlImage    *image,
   g_return_val_if_fail (image != NULL && format != NULL, NULL);
 
   extent = gegl_buffer_get_extent (image->buffer);
-  pixels = g_malloc ((gsize) extent->width * extent->height *
-                     babl_format_get_bytes_per_pixel (format));
+  pixels = tl_alloc_n ((gsize) extent->width * extent->height,
+                       babl_format_get_bytes_per_pixel (format), error);
+  if (pixels == NULL)
+    return NULL;
   gegl_buffer_get (image->buffer, extent, 1.0, format, pixels,
                    GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
   return pixels;

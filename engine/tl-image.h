@@ -35,12 +35,14 @@ const Babl  *tl_image_get_format     (TlImage        *image);
 GeglBuffer  *tl_image_get_buffer     (TlImage        *image);
 
 gfloat      *tl_image_get_pixels     (TlImage        *image,
-                                      const gchar    *float_format);
+                                      const gchar    *float_format,
+                                      GError        **error);
 void         tl_image_set_pixels     (TlImage        *image,
                                       const gchar    *float_format,
                                       const gfloat   *pixels);
 gpointer     tl_image_get_stored     (TlImage        *image,
-                                      const Babl     *format);
+                                      const Babl     *format,
+                                      GError        **error);
 void         tl_image_set_stored     (TlImage        *image,
                                       const Babl     *format,
                                       gconstpointer   pixels);

@@ -224,12 +224,14 @@ tl_overlay_on_edge (const TlPlan       *plan,
          plan->local[1] >= TL_OVERLAY_MIN_OUTLINED;
 }
 
-static gboolean
-tl_overlay_check_mode (const TlOverlayMap *map,
-                       TlOverlayMode       mode,
-                       TlOverlayStyle      style,
-                       gdouble             opacity,
-                       GError            **error)
+/* The overlay's own rules, before any map exists: every caller (the
+ * hosts' judgement of arguments, the renderer) asks here.
+ */
+gboolean
+tl_overlay_check_choice (TlOverlayMode   mode,
+                         TlOverlayStyle  style,
+                         gdouble         opacity,
+                         GError        **error)
 {
   if (! (opacity >= 0.0 && opacity <= 1.0))
     {
@@ -245,6 +247,47 @@ tl_overlay_check_mode (const TlOverlayMap *map,
                    tl_overlay_mode_to_string (mode));
       return FALSE;
     }
+  return TRUE;
+}
+
+/* Whether a map of MODE can be drawn from a run on DEVICE: only NVIDIA's
+ * OpenCL says which compute unit ran a group (PTX %smid, kernels/overlay.cl).
+ */
+gboolean
+tl_overlay_device_shows (const TlDevice *device,
+                         TlOverlayMode   mode)
+{
+  g_return_val_if_fail (device != NULL, FALSE);
+
+  return mode != TL_OVERLAY_COMPUTE_UNIT ||
+         device->vendor_id == TL_VENDOR_ID_NVIDIA;
+}
+
+/* tl_overlay_device_shows () as an error naming the device. */
+gboolean
+tl_overlay_check_device (const TlDevice *device,
+                         TlOverlayMode   mode,
+                         GError        **error)
+{
+  g_return_val_if_fail (device != NULL, FALSE);
+
+  if (tl_overlay_device_shows (device, mode))
+    return TRUE;
+  g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+               _("%s does not say which compute unit ran a work-group "
+                 "(only NVIDIA's does, through PTX %%smid)"), device->name);
+  return FALSE;
+}
+
+static gboolean
+tl_overlay_check_mode (const TlOverlayMap *map,
+                       TlOverlayMode       mode,
+                       TlOverlayStyle      style,
+                       gdouble             opacity,
+                       GError            **error)
+{
+  if (! tl_overlay_check_choice (mode, style, opacity, error))
+    return FALSE;
   if (mode == TL_OVERLAY_LAUNCH_ORDER && ! map->measured)
     {
       g_set_error_literal (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,

@@ -10,6 +10,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "tl-alloc.h"
 #include "tl-error.h"
 #include "tl-fault.h"
 #include "tl-overlay-private.h"
@@ -47,15 +48,23 @@ tl_overlay_simd_source_describe (TlOverlaySimdSource source)
   g_return_val_if_reached (NULL);
 }
 
+/* A map of PLAN's pixels and groups, all unwritten; NULL with ERROR
+ * when memory runs out.
+ */
 static TlOverlayMap *
-tl_overlay_map_new (const TlPlan *plan)
+tl_overlay_map_new (const TlPlan *plan,
+                    GError      **error)
 {
   TlOverlayMap *map    = g_new0 (TlOverlayMap, 1);
   gsize         pixels = (gsize) plan->width * plan->height;
 
   map->plan   = *plan;
-  map->pixels = g_try_new (guint32, pixels * TL_OVERLAY_PIXEL_WORDS);
-  map->groups = g_try_new (guint32, plan->group_count * TL_OVERLAY_GROUP_WORDS);
+  map->pixels = tl_alloc_n (pixels, TL_OVERLAY_PIXEL_WORDS * sizeof (guint32),
+                            error);
+  map->groups = map->pixels ?
+                tl_alloc_n (plan->group_count,
+                            TL_OVERLAY_GROUP_WORDS * sizeof (guint32), error) :
+                NULL;
   if (map->pixels == NULL || map->groups == NULL)
     {
       tl_overlay_map_free (map);
@@ -250,14 +259,9 @@ tl_overlay_run (TlContext     *context,
     }
 
   p   = simd_width ? simd_width : limits.simd_width;
-  map = tl_overlay_map_new (plan);
+  map = tl_overlay_map_new (plan, error);
   if (map == NULL)
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
-                   _("not enough memory for the thread map of a %ux%u region"),
-                   plan->width, plan->height);
-      return NULL;
-    }
+    return NULL;
   run = tl_run_new (context, "overlay", plan);
 
   /* The map in windows of rows when the device's buffers cannot hold it
@@ -340,7 +344,7 @@ tl_overlay_model (const TlPlan *plan,
   g_return_val_if_fail (plan != NULL && simd_width > 0, NULL);
   g_return_val_if_fail (plan->local[0] > 0 && plan->local[1] > 0, NULL);
 
-  map = tl_overlay_map_new (plan);
+  map = tl_overlay_map_new (plan, NULL);
   if (map == NULL)
     return NULL;
   map->simd_source = TL_OVERLAY_SIMD_DERIVED;

@@ -75,6 +75,15 @@ const gchar        *tl_overlay_style_to_string     (TlOverlayStyle       style);
 gboolean            tl_overlay_style_from_string   (const gchar         *text,
                                                     TlOverlayStyle      *style,
                                                     GError             **error);
+gboolean            tl_overlay_check_choice        (TlOverlayMode        mode,
+                                                    TlOverlayStyle       style,
+                                                    gdouble              opacity,
+                                                    GError             **error);
+gboolean            tl_overlay_device_shows        (const TlDevice      *device,
+                                                    TlOverlayMode        mode);
+gboolean            tl_overlay_check_device        (const TlDevice      *device,
+                                                    TlOverlayMode        mode,
+                                                    GError             **error);
 const gchar        *tl_overlay_simd_source_to_string (TlOverlaySimdSource source);
 const gchar        *tl_overlay_simd_source_describe (TlOverlaySimdSource source);
 

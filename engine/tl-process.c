@@ -12,6 +12,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "tl-alloc.h"
 #include "tl-codec.h"
 #include "tl-error.h"
 #include "tl-process.h"
@@ -95,18 +96,6 @@ tl_process_tile_side (TlContext           *context,
   return (gint) side;
 }
 
-/* BYTES of pixels at a page's start, or NULL: a CPU's OpenCL works on
- * them in place when they are aligned (tl-run.c).  g_free () frees them.
- */
-static gpointer
-tl_process_alloc (gsize bytes)
-{
-  gpointer pixels = NULL;
-
-  if (posix_memalign (&pixels, 4096, MAX (bytes, 1)) != 0)
-    return NULL;
-  return pixels;
-}
 
 /* Host memory kept from one tile to the next, and from one call to the
  * next.  Memory the process has not touched before costs a page fault
@@ -129,12 +118,14 @@ static GMutex         tl_process_kept_lock;
 static TlProcessBlock tl_process_kept[TL_PROCESS_KEPT_BLOCKS];
 
 /* At least BYTES into BLOCK: the smallest kept block that holds them,
- * else fresh memory, whose size FRESH gains.  FALSE when there is none.
+ * else fresh memory, whose size FRESH gains.  FALSE with ERROR when
+ * there is none.
  */
 static gboolean
 tl_process_block_take (TlProcessBlock *block,
                        gsize           bytes,
-                       gsize          *fresh)
+                       gsize          *fresh,
+                       GError        **error)
 {
   gint best = -1;
   gint i;
@@ -154,7 +145,10 @@ tl_process_block_take (TlProcessBlock *block,
   if (best >= 0)
     return TRUE;
 
-  block->data = tl_process_alloc (bytes);
+  /* At a page's start: a CPU's OpenCL works on them in place when they
+   * are aligned (tl-run.c).
+   */
+  block->data = tl_alloc_pages_n (bytes, 1, error);
   block->size = bytes;
   *fresh += block->data ? bytes : 0;
   return block->data != NULL;
@@ -214,6 +208,7 @@ typedef struct
   gboolean             write;       /* PIXELS into BUFFER, else out of it */
   const Babl          *layer;       /* BUFFER's format: FORMAT without alpha */
   guint8               opaque[4];   /* FORMAT's alpha of an opaque pixel */
+  gint                 no_memory;   /* a band found no scratch (atomic) */
 } TlProcessRows;
 
 /* BUFFER's format where it is FORMAT without alpha (same curve, type and
@@ -260,14 +255,21 @@ tl_process_without_alpha (GeglBuffer *buffer,
  * copied and the alpha added (opaque) or dropped.
  */
 static void
-tl_process_copy_alpha (const TlProcessRows *copy,
+tl_process_copy_alpha (TlProcessRows       *copy,
                        const GeglRectangle *rows)
 {
   gsize              channel = babl_format_get_bytes_per_pixel (copy->format) / 4;
   gsize              stride  = (gsize) rows->width * 3 * channel;
-  g_autofree guint8 *scratch = g_malloc (stride * MIN (rows->height,
-                                                       TL_PROCESS_ALPHA_ROWS));
+  g_autofree guint8 *scratch = tl_alloc_n (stride, MIN (rows->height,
+                                                        TL_PROCESS_ALPHA_ROWS),
+                                           NULL);
   gint               y;
+
+  if (scratch == NULL)
+    {
+      g_atomic_int_set (&copy->no_memory, 1);
+      return;
+    }
 
   for (y = rows->y; y < rows->y + rows->height; y += TL_PROCESS_ALPHA_ROWS)
     {
@@ -339,14 +341,18 @@ tl_process_copy_rows (const GeglRectangle *rows,
                      copy->rowstride, GEGL_ABYSS_CLAMP);
 }
 
-/* AREA of BUFFER to PIXELS (WRITE: from them), ROWSTRIDE bytes a row. */
-static void
+/* AREA of BUFFER to PIXELS (WRITE: from them), ROWSTRIDE bytes a row.
+ * FALSE with ERROR when a band found no memory to add or drop the alpha
+ * in (and some of AREA is not copied).
+ */
+static gboolean
 tl_process_copy (GeglBuffer          *buffer,
                  const GeglRectangle *area,
                  const Babl          *format,
                  guint8              *pixels,
                  gsize                rowstride,
-                 gboolean             write)
+                 gboolean             write,
+                 GError             **error)
 {
   TlProcessRows copy = { buffer, area, format, pixels, rowstride, write };
 
@@ -355,6 +361,14 @@ tl_process_copy (GeglBuffer          *buffer,
   gegl_parallel_distribute_area (area, TL_PROCESS_PIXELS_PER_THREAD,
                                  GEGL_SPLIT_STRATEGY_HORIZONTAL,
                                  tl_process_copy_rows, &copy);
+  if (g_atomic_int_get (&copy.no_memory))
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
+                   _("not enough memory to copy a %dx%d region"), area->width,
+                   area->height);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /* REGION grown by HALO and cut to SOURCE's extent. */
@@ -370,15 +384,6 @@ tl_process_grow (GeglBuffer          *source,
   area->width  += 2 * halo;
   area->height += 2 * halo;
   gegl_rectangle_intersect (area, area, gegl_buffer_get_extent (source));
-}
-
-static void
-tl_process_no_memory (const GeglRectangle *area,
-                      GError             **error)
-{
-  g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
-               _("not enough memory for a %dx%d region"), area->width,
-               area->height);
 }
 
 /* REGION grown by HALO and cut to SOURCE's extent (AREA), read in FORMAT
@@ -400,14 +405,13 @@ tl_process_read_area (GeglBuffer          *source,
 
   tl_process_grow (source, region, halo, area);
   pixel_size = babl_format_get_bytes_per_pixel (format);
-  pixels = tl_process_alloc ((gsize) area->width * area->height * pixel_size);
-  if (pixels == NULL)
-    {
-      tl_process_no_memory (area, error);
-      return NULL;
-    }
-  tl_process_copy (source, area, format, pixels, area->width * pixel_size,
-                   FALSE);
+  /* At a page's start, as the tiles' blocks. */
+  pixels = tl_alloc_pages_n ((gsize) area->width * area->height, pixel_size,
+                             error);
+  if (pixels &&
+      ! tl_process_copy (source, area, format, pixels,
+                         area->width * pixel_size, FALSE, error))
+    g_clear_pointer (&pixels, g_free);
   return pixels;
 }
 
@@ -436,14 +440,11 @@ tl_process_tile (TlContext           *context,
 
   tl_process_grow (source, tile, halo, &area);
   bytes = (gsize) area.width * area.height * pixel_size;
-  if (! tl_process_block_take (&in, bytes, &report->fresh_bytes) ||
-      ! tl_process_block_take (&out, bytes, &report->fresh_bytes))
-    {
-      tl_process_no_memory (&area, error);
-      return FALSE;
-    }
-  tl_process_copy (source, &area, format, in.data, area.width * pixel_size,
-                   FALSE);
+  if (! tl_process_block_take (&in, bytes, &report->fresh_bytes, error) ||
+      ! tl_process_block_take (&out, bytes, &report->fresh_bytes, error) ||
+      ! tl_process_copy (source, &area, format, in.data,
+                         area.width * pixel_size, FALSE, error))
+    return FALSE;
   report->peak_bytes = MAX (report->peak_bytes, 2 * bytes);
 
   pixels.width  = area.width;
@@ -456,7 +457,8 @@ tl_process_tile (TlContext           *context,
 
   if (context == NULL)
     {
-      tl_filter_reference (filter, values, &pixels);
+      if (! tl_filter_reference (filter, values, &pixels, error))
+        return FALSE;
     }
   else
     {
@@ -476,8 +478,9 @@ tl_process_tile (TlContext           *context,
 
   offset = ((gsize) (tile->y - area.y) * area.width + (tile->x - area.x)) *
            pixel_size;
-  tl_process_copy (target, tile, format, out.data + offset,
-                   area.width * pixel_size, TRUE);
+  if (! tl_process_copy (target, tile, format, out.data + offset,
+                         area.width * pixel_size, TRUE, error))
+    return FALSE;
   /* Hand the tile on now (GIMP's shadow lives in GIMP), rather than keep
    * every written tile in this process's cache.
    */

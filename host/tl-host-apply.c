@@ -19,6 +19,7 @@
 #include "tl-codec.h"
 #include "tl-error.h"
 #include "tl-host.h"
+#include "tl-host-check.h"
 #include "tl-process.h"
 #include "tl-run.h"
 
@@ -81,12 +82,15 @@ tl_host_check_in_core (const TlFilter       *filter,
   TlPlan             plan;
 
   if (! tl_host_settings_to_choice (settings, &choice, error) ||
-      ! tl_filter_check_values (filter, settings->values, error) ||
+      ! tl_host_check_settings (filter, settings, error) ||
       ! tl_host_open_device (settings, filter, settings->overlay > 0,
                              &context, warning, error))
     return FALSE;
   if (context == NULL)
     return TRUE;
+  if (! tl_host_check_device (filter, settings, tl_context_get_device (context),
+                              error))
+    return FALSE;
 
   codec = tl_codec_new (gegl_buffer_get_format (source), filter->format, error);
   return codec && tl_run_plan_filter (context, filter, codec, &choice,
@@ -251,29 +255,9 @@ tl_host_apply (const TlHostGimp     *gimp,
 
   g_return_val_if_fail (gimp != NULL && settings != NULL, FALSE);
 
-  switch (gimp->kind (drawable))
-    {
-    case TL_HOST_DRAWABLE_INDEXED:
-      g_set_error_literal (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                           _("ThreadLens filters work on RGB and grayscale "
-                             "layers; this one is indexed (Image > Mode > RGB "
-                             "converts it)"));
-      return FALSE;
-    case TL_HOST_DRAWABLE_GROUP:
-      g_set_error_literal (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                           _("ThreadLens filters work on pixel layers; this one "
-                             "is a layer group (pick a layer inside it, or "
-                             "merge the group first)"));
-      return FALSE;
-    case TL_HOST_DRAWABLE_TEXT:
-      g_set_error_literal (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                           _("ThreadLens filters work on pixel layers; this one "
-                             "is a text layer (Layer > Discard Text Information "
-                             "makes it one)"));
-      return FALSE;
-    case TL_HOST_DRAWABLE_PIXELS:
-      break;
-    }
+  if (! tl_host_check_drawable (gimp->kind (drawable),
+                                settings->non_destructive, error))
+    return FALSE;
 
   if (! gimp->mask_bounds (drawable, &region))
     {

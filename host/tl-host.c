@@ -9,9 +9,11 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "tl-alloc.h"
 #include "tl-cl.h"
 #include "tl-error.h"
 #include "tl-host.h"
+#include "tl-host-check.h"
 #include "tl-overlay.h"
 #include "tl-process.h"
 #include "tl-run.h"
@@ -452,20 +454,12 @@ tl_host_settings_from_values (TlHostSettings    *settings,
                                     values[i].s ? values[i].s : "", error);
         }
     }
-  if (ok && filter)
-    ok = tl_filter_check_values (filter, result.values, error);
-
   for (i = n_params; ok && i < n_args; i++)
     ok = tl_host_read_dispatch (&args[i], &values[i], &result, error);
 
-  if (ok && (result.shape[0] == 0) != (result.shape[1] == 0))
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                   _("work-group shape %dx%d: shape-width and shape-height "
-                     "must both be 0 (auto) or both positive"),
-                   result.shape[0], result.shape[1]);
-      ok = FALSE;
-    }
+  /* Each value read, then whether they can run together. */
+  if (ok)
+    ok = tl_host_check_settings (filter, &result, error);
 
   tl_host_arguments_free (args);
   if (ok)
@@ -757,7 +751,10 @@ tl_host_draw_map (TlContext            *context,
     return FALSE;
 
   overlay->area   = *area;
-  overlay->pixels = g_new (gfloat, (gsize) area->width * area->height * 4);
+  overlay->pixels = tl_alloc_n ((gsize) area->width * area->height,
+                                4 * sizeof (gfloat), error);
+  if (overlay->pixels == NULL)
+    return FALSE;
   /* A tint goes on its own layer, alone, so GIMP composites it and the
    * user can change its opacity; the checkerboard inverts the image
    * itself, so it needs the pixels.
@@ -798,14 +795,10 @@ tl_host_read_pixels (const TlHostSettings *settings,
 
   in = tl_process_read_area (source, region, tl_filter_halo (filter, settings->values),
                           tl_codec_get_format (*codec), area, error);
-  out = in ? g_try_malloc ((gsize) area->width * area->height *
-                           tl_codec_get_pixel_size (*codec)) : NULL;
+  out = in ? tl_alloc_n ((gsize) area->width * area->height,
+                         tl_codec_get_pixel_size (*codec), error) : NULL;
   if (out == NULL)
     {
-      if (in)
-        g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
-                     _("not enough memory for a %dx%d region"), area->width,
-                     area->height);
       g_free (in);
       return FALSE;
     }
@@ -869,11 +862,15 @@ tl_host_process (const TlHostSettings *settings,
   g_return_val_if_fail (region != NULL && region->width > 0 && region->height > 0, FALSE);
 
   if (! tl_host_settings_to_choice (settings, &choice, error) ||
-      ! tl_filter_check_values (filter, settings->values, error))
+      ! tl_host_check_settings (filter, settings, error))
     return FALSE;
 
   tl_host_report (progress, progress_data, 0.05, _("ThreadLens: preparing OpenCL"));
   if (! tl_host_open_device (settings, filter, map, &context, warning, error))
+    return FALSE;
+  /* Before the filter runs, not after: a map the device cannot draw. */
+  if (map && ! tl_host_check_device (filter, settings,
+                                     tl_context_get_device (context), error))
     return FALSE;
   if (context == NULL)
     {
@@ -994,14 +991,9 @@ tl_host_prepare_map (const TlHostSettings *settings,
   g_autoptr(GError) missing = NULL;
   TlContext        *context;
 
-  if (settings->overlay <= 0)
-    {
-      g_set_error_literal (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                           _("the thread map needs an overlay mode: "
-                             "work-group, simd-group, lane, launch-order or "
-                             "compute-unit"));
-      return NULL;
-    }
+  /* The map's own settings (the filter's values are the filter's). */
+  if (! tl_host_check_settings (NULL, settings, error))
+    return NULL;
   if (filter)
     {
       *codec = tl_codec_new (gegl_buffer_get_format (source), filter->format,
@@ -1014,7 +1006,11 @@ tl_host_prepare_map (const TlHostSettings *settings,
     {
       g_prefix_error (&missing, _("the thread map needs an OpenCL device: "));
       g_propagate_error (error, g_steal_pointer (&missing));
+      return NULL;
     }
+  if (! tl_host_check_device (filter, settings,
+                              tl_context_get_device (context), error))
+    return NULL;
   return context;
 }
 

@@ -97,7 +97,9 @@ typedef void (* TlHostProgress) (gdouble      fraction,
 /* What a drawable is, for the kinds ThreadLens cannot filter. */
 typedef enum
 {
-  TL_HOST_DRAWABLE_PIXELS,      /* a layer, mask or channel of pixels */
+  TL_HOST_DRAWABLE_LAYER,       /* a layer of pixels */
+  TL_HOST_DRAWABLE_LAYER_MASK,
+  TL_HOST_DRAWABLE_CHANNEL,     /* a channel (selection masks included) */
   TL_HOST_DRAWABLE_INDEXED,
   TL_HOST_DRAWABLE_GROUP,       /* a layer group: its pixels are its children's */
   TL_HOST_DRAWABLE_TEXT         /* a text layer: filtering would drop its text */

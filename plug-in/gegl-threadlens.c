@@ -21,8 +21,10 @@
  *    looks like the exact result at that zoom.
  *  - faults: nothing here may take GIMP down.  The OpenCL platforms are
  *    listed first in a child process (tl-platform-probe.c); a failed
- *    OpenCL run falls back to the C reference, a choice the device
- *    cannot honour leaves the pixels as they were, each with a message.
+ *    OpenCL run falls back to the C reference; a choice that cannot be
+ *    honoured (a device that is not there, a shape over a limit, memory
+ *    too small) leaves the pixels as they were, the thread map's too,
+ *    each with a message.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -39,6 +41,7 @@
 #include <glib/gi18n-lib.h>
 #include <gegl-plugin.h>
 
+#include "tl-alloc.h"
 #include "tl-error.h"
 #include "tl-host.h"
 #include "tl-platform-probe.h"
@@ -411,7 +414,21 @@ tl_gegl_scale_lengths (const TlFilter *filter,
     }
 }
 
-/* The OpenCL run failed after planning (a driver or memory fault): the
+/* Whether ERROR is the driver's failure (a call or a build that should
+ * have worked), which the C reference stands in for with the same
+ * pixels.  A choice that cannot be honoured (a device that is not
+ * there, a shape over a limit, memory too small for the layer) is the
+ * user's to change: the pixels stay as they were, and the message says
+ * why, as the procedures' errors do.
+ */
+static gboolean
+tl_gegl_driver_failed (const GError *error)
+{
+  return g_error_matches (error, TL_ERROR, TL_ERROR_OPENCL) ||
+         g_error_matches (error, TL_ERROR, TL_ERROR_BUILD);
+}
+
+/* The OpenCL run failed after planning (tl_gegl_driver_failed ()): the
  * C reference gives the same pixels.
  */
 static gboolean
@@ -486,15 +503,10 @@ tl_gegl_filter_region (TlGeglOp             *op,
       if (! gegl_rectangle_intersect (&need, &need, &scaled))
         return TRUE;
 
-      pixels = g_try_malloc ((gsize) need.width * need.height *
-                             babl_format_get_bytes_per_pixel (format));
+      pixels = tl_alloc_n ((gsize) need.width * need.height,
+                           babl_format_get_bytes_per_pixel (format), error);
       if (pixels == NULL)
-        {
-          g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
-                       _("not enough memory for a %dx%d region"),
-                       need.width, need.height);
-          return FALSE;
-        }
+        return FALSE;
       gegl_buffer_get (input, &need, 1.0 / scale, format, pixels,
                        GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_CLAMP);
       source = gegl_buffer_new (&scaled, format);
@@ -504,8 +516,7 @@ tl_gegl_filter_region (TlGeglOp             *op,
 
   ok = tl_host_process (settings, klass->filter, source, target, roi, NULL,
                         NULL, NULL, &warning, &failed);
-  if (! ok && ! g_error_matches (failed, TL_ERROR, TL_ERROR_INVALID_ARGUMENT) &&
-      ! g_error_matches (failed, TL_ERROR, TL_ERROR_LIMIT))
+  if (! ok && tl_gegl_driver_failed (failed))
     ok = tl_gegl_fall_back (op, source, target, roi, settings, failed);
   else if (warning)
     tl_gegl_tell (op, warning);
@@ -517,8 +528,12 @@ tl_gegl_filter_region (TlGeglOp             *op,
 
   if (level > 0)
     {
-      pixels = g_realloc (pixels, (gsize) roi->width * roi->height *
-                          babl_format_get_bytes_per_pixel (format));
+      pixels = tl_alloc_realloc_n (g_steal_pointer (&pixels),
+                                   (gsize) roi->width * roi->height,
+                                   babl_format_get_bytes_per_pixel (format),
+                                   error);
+      if (pixels == NULL)
+        return FALSE;
       gegl_buffer_get (target, roi, 1.0, format, pixels, GEGL_AUTO_ROWSTRIDE,
                        GEGL_ABYSS_NONE);
       gegl_buffer_set (output, roi, level, format, pixels, GEGL_AUTO_ROWSTRIDE);
@@ -607,7 +622,9 @@ tl_gegl_process (GeglOperation       *operation,
         }
     }
 
-  /* Never garbage: what cannot be filtered passes through unchanged. */
+  /* Never garbage, never nothing: what cannot be filtered or mapped
+   * passes through unchanged, as the message says.
+   */
   if (! ok)
     {
       g_autofree gchar *text = NULL;
@@ -616,10 +633,7 @@ tl_gegl_process (GeglOperation       *operation,
                               gegl_operation_get_name (operation),
                               error->message);
       tl_gegl_tell (op, text);
-      if (klass->filter)
-        gegl_buffer_copy (input, roi, GEGL_ABYSS_CLAMP, output, roi);
-      else
-        gegl_buffer_clear (output, roi);
+      gegl_buffer_copy (input, roi, GEGL_ABYSS_CLAMP, output, roi);
     }
   g_mutex_unlock (&tl_gegl_lock);
 

@@ -311,7 +311,11 @@ threadlens2_kind (gpointer drawable)
     return TL_HOST_DRAWABLE_GROUP;
   if (gimp_item_is_text_layer (ID (drawable)))
     return TL_HOST_DRAWABLE_TEXT;
-  return TL_HOST_DRAWABLE_PIXELS;
+  if (gimp_item_is_layer_mask (ID (drawable)))
+    return TL_HOST_DRAWABLE_LAYER_MASK;
+  if (gimp_item_is_channel (ID (drawable)))
+    return TL_HOST_DRAWABLE_CHANNEL;
+  return TL_HOST_DRAWABLE_LAYER;
 }
 
 static gboolean

@@ -22,6 +22,7 @@
 #include "tl-error.h"
 #include "tl-filter.h"
 #include "tl-host.h"
+#include "tl-host-check.h"
 
 #define PLUG_IN_BINARY "gimp-threadlens"
 
@@ -52,6 +53,7 @@ static GimpValueArray * threadlens3_run              (GimpProcedure        *proc
                                                       GimpDrawable        **drawables,
                                                       GimpProcedureConfig  *config,
                                                       gpointer              run_data);
+static TlHostDrawableKind threadlens3_kind           (gpointer              drawable);
 
 G_DEFINE_TYPE (ThreadLens3, threadlens3, GIMP_TYPE_PLUG_IN)
 
@@ -395,8 +397,19 @@ threadlens3_dialog (GimpProcedure       *procedure,
     {
       GtkWidget *toggle;
 
+      g_autoptr(GError) why = NULL;
+
       toggle = gimp_procedure_dialog_get_widget (GIMP_PROCEDURE_DIALOG (state.dialog),
                                                  "non-destructive", G_TYPE_NONE);
+      /* A mask or channel keeps no filter stack: the choice is not
+       * there to make, and the tooltip says why.
+       */
+      if (! tl_host_check_drawable (threadlens3_kind (drawable), TRUE, &why))
+        {
+          g_object_set (config, "non-destructive", FALSE, NULL);
+          gtk_widget_set_sensitive (toggle, FALSE);
+          gtk_widget_set_tooltip_text (toggle, why->message);
+        }
       gtk_box_pack_start (GTK_BOX (gtk_dialog_get_content_area (GTK_DIALOG (state.dialog))),
                           toggle, FALSE, FALSE, 0);
       gtk_widget_show (toggle);
@@ -446,7 +459,11 @@ threadlens3_kind (gpointer drawable)
     return TL_HOST_DRAWABLE_GROUP;
   if (gimp_item_is_text_layer (drawable))
     return TL_HOST_DRAWABLE_TEXT;
-  return TL_HOST_DRAWABLE_PIXELS;
+  if (gimp_item_is_layer_mask (drawable))
+    return TL_HOST_DRAWABLE_LAYER_MASK;
+  if (gimp_item_is_channel (drawable))
+    return TL_HOST_DRAWABLE_CHANNEL;
+  return TL_HOST_DRAWABLE_LAYER;
 }
 
 static gboolean
@@ -595,6 +612,7 @@ threadlens3_run_operation (gpointer           drawable,
 {
   GimpDrawableFilter       *filter;
   GimpDrawableFilterConfig *config;
+  gboolean                  ok;
   guint                     i;
 
   /* GIMP reports an unknown operation through the PDB; the host then
@@ -609,8 +627,7 @@ threadlens3_run_operation (gpointer           drawable,
     {
       g_set_error (error, TL_ERROR, TL_ERROR_NO_OPERATION,
                    _("GIMP has no GEGL operation %s (the ThreadLens GEGL "
-                     "module is not installed): %s"), operation,
-                   gimp_pdb_get_last_error (gimp_get_pdb ()));
+                     "module is not installed)"), operation);
       return FALSE;
     }
 
@@ -640,12 +657,28 @@ threadlens3_run_operation (gpointer           drawable,
   gimp_drawable_filter_set_blend_mode (filter, GIMP_LAYER_MODE_REPLACE);
   gimp_drawable_filter_update (filter);
 
+  /* GIMP may still refuse (its own rules on drawables): then the filter
+   * it made is deleted, so nothing is left behind or leaks, and its
+   * reason is the error.
+   */
+  gimp_plug_in_set_pdb_error_handler (gimp_get_plug_in (),
+                                      GIMP_PDB_ERROR_HANDLER_PLUGIN);
   if (append)
     gimp_drawable_append_filter (drawable, filter);
   else
     gimp_drawable_merge_filter (drawable, filter);
+  ok = gimp_pdb_get_last_status (gimp_get_pdb ()) == GIMP_PDB_SUCCESS;
+  if (! ok)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                   _("GIMP did not apply %s: %s"), operation,
+                   gimp_pdb_get_last_error (gimp_get_pdb ()));
+      gimp_drawable_filter_delete (filter);
+    }
+  gimp_plug_in_set_pdb_error_handler (gimp_get_plug_in (),
+                                      GIMP_PDB_ERROR_HANDLER_INTERNAL);
   g_object_unref (filter);
-  return TRUE;
+  return ok;
 }
 
 /* The operation runs on a copy of AREA in a scratch image of the same

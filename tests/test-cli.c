@@ -291,7 +291,7 @@ load_stored (const gchar *path,
   *height = tl_image_get_height (image);
   if (file_format)
     *file_format = tl_image_get_format (image);
-  return tl_image_get_stored (image, format);
+  return tl_image_get_stored (image, format, NULL);
 }
 
 /* FILTER's C reference on W x H pixels IN stored as CODEC says, decoded
@@ -313,7 +313,7 @@ reference_of (const TlFilter *filter,
   pixels.codec  = codec;
   pixels.in     = in;
   pixels.out    = want;
-  tl_filter_reference (filter, values, &pixels);
+  g_assert_true (tl_filter_reference (filter, values, &pixels, NULL));
   return want;
 }
 

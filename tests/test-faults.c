@@ -78,7 +78,7 @@ table_names (const gchar *filter)
 static gpointer
 crop_u8 (const TlCodec *codec)
 {
-  g_autofree guint8 *whole = tl_image_get_stored (photo, tl_codec_get_format (codec));
+  g_autofree guint8 *whole = tl_image_get_stored (photo, tl_codec_get_format (codec), NULL);
   guint              width = tl_image_get_width (photo);
   guint8            *crop  = g_malloc ((gsize) CROP_W * CROP_H * 4);
   guint              y;
@@ -285,7 +285,7 @@ test_build_faults (void)
   };
   g_autoptr(GError) error  = NULL;
   const TlFilter   *filter = tl_filter_lookup ("invert", &error);
-  g_autofree gfloat *in    = tl_image_get_pixels (photo, filter->format);
+  g_autofree gfloat *in    = tl_image_get_pixels (photo, filter->format, NULL);
   g_autofree gfloat *out   = NULL;
   TlChoice          choice;
   TlPixels          pixels = { 0, };

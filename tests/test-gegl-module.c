@@ -9,8 +9,9 @@
  * 1 an invert is the invert of the scaled-down image.  And nothing that a
  * driver or a setting can do takes the process down: a dispatch the
  * device refuses leaves the pixels as they were, an OpenCL fault falls
- * back to the C reference, and an ICD that aborts inside clGetPlatformIDs
- * only kills the safety check's child process.
+ * back to the C reference, an allocation that fails leaves the pixels as
+ * they were with a message, and an ICD that aborts inside
+ * clGetPlatformIDs only kills the safety check's child process.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -23,6 +24,7 @@
 
 #include "tl-cl.h"
 #include "tl-error.h"
+#include "tl-fault.h"
 #include "tl-filter.h"
 #include "tl-host.h"
 #include "tl-image.h"
@@ -440,6 +442,126 @@ test_fault_walk (void)
   g_unsetenv ("THREADLENS_FAULT");
 }
 
+/* Allocations sized by the layer that one run through the module makes
+ * at most (tl-alloc.h; 5 to 9 on PoCL): a walk to this many passes the
+ * last, which the walk checks.
+ */
+#define TL_TEST_ALLOC_WALK 12
+
+/* Where the walk's children run: with OpenCL (the tiles' blocks, the
+ * alpha's bands, the thread map's), without (the C reference's copies).
+ */
+typedef struct
+{
+  const gchar *name;
+  const gchar *operation;       /* a filter, or "thread-map" */
+  gboolean     opencl;
+} AllocWalk;
+
+static const AllocWalk alloc_walks[] =
+{
+  { "opencl",       "gaussian-blur", TRUE },
+  { "c-reference",  "gaussian-blur", FALSE },
+  { "c-reference-box", "box-blur",   FALSE },
+  { "thread-map",   "thread-map",    TRUE },
+};
+
+static gboolean alloc_failed;   /* the module said memory ran out */
+
+static void
+note_memory (const gchar    *domain,
+             GLogLevelFlags  level,
+             const gchar    *message,
+             gpointer        data)
+{
+  if (strstr (message, "not enough memory"))
+    alloc_failed = TRUE;
+  g_log_default_handler (domain, level, message, data);
+}
+
+/* In a child: the thread map through the module, against the host's
+ * map and the input.
+ */
+static void
+run_map_child (gint *map_out,
+               gint *input_out)
+{
+  g_autoptr(GError)     error    = NULL;
+  g_autoptr(GeglBuffer) layer    = layer_of ("R'G'B'A float");
+  g_autoptr(GeglBuffer) host     = gegl_buffer_new (&crop, babl_format ("R'G'B'A float"));
+  g_autoptr(GeglBuffer) drawn    = NULL;
+  g_autoptr(GeglNode)   graph    = NULL;
+  TlHostOverlay         overlay  = { { 0, } };
+  TlHostSettings        settings;
+  GeglNode             *op;
+
+  tl_host_settings_init (&settings, NULL);
+  g_assert_true (tl_host_thread_map_for (&settings, NULL, layer, &crop, NULL,
+                                         NULL, &overlay, &error));
+  gegl_buffer_set (host, &overlay.area, 0, babl_format ("R'G'B'A float"),
+                   overlay.pixels, GEGL_AUTO_ROWSTRIDE);
+  tl_host_overlay_clear (&overlay);
+
+  graph = graph_for (&op, "thread-map", layer);
+  drawn = render (op, host, &crop, 1.0);
+  same_pixels (host, drawn, &crop, map_out);
+  same_pixels (layer, drawn, &crop, input_out);
+}
+
+/* The allocation walk: the N-th allocation sized by the layer fails in
+ * the module, for every N up to past a whole run.  The process lives;
+ * the pixels are the filter's (or the map's) or the input's, never
+ * garbage; and the message says memory ran out.  The walk is whole when
+ * its last run makes no allocation fail.
+ */
+static void
+test_alloc_walk (gconstpointer data)
+{
+  const AllocWalk *walk = data;
+  guint            n;
+
+  if (g_test_subprocess ())
+    {
+      gint to_result, to_input;
+
+      /* This process's own copy of the engine computes the expected
+       * result: only the module's copy walks.
+       */
+      g_assert_true (tl_fault_arm (NULL, NULL));
+      g_log_set_default_handler (note_memory, NULL);
+      if (! walk->opencl)
+        {
+          g_autofree gchar *empty = g_dir_make_tmp ("threadlens-icd-XXXXXX", NULL);
+
+          g_setenv ("OCL_ICD_VENDORS", empty, TRUE);
+        }
+      if (strcmp (walk->operation, "thread-map") == 0)
+        run_map_child (&to_result, &to_input);
+      else
+        run_child (walk->operation, NULL, &to_result, &to_input);
+      g_print ("memory-fault %s\n", alloc_failed ? "yes" : "no");
+      g_assert_true (to_result == 0 || to_input == 0);
+      /* Never the result without the message, or the input without it. */
+      g_assert_true (alloc_failed == (to_result != 0));
+      return;
+    }
+  for (n = 1; n <= TL_TEST_ALLOC_WALK; n++)
+    {
+      g_autofree gchar *spec = g_strdup_printf ("alloc:%u", n);
+
+      g_setenv ("THREADLENS_FAULT", spec, TRUE);
+      g_test_trap_subprocess (NULL, 120 * G_USEC_PER_SEC,
+                              G_TEST_SUBPROCESS_INHERIT_STDIN);
+      g_test_trap_assert_passed ();
+      /* The first allocation fails; the last walked never comes. */
+      if (n == 1)
+        g_test_trap_assert_stdout ("*memory-fault yes*");
+      if (n == TL_TEST_ALLOC_WALK)
+        g_test_trap_assert_stdout ("*memory-fault no*");
+    }
+  g_unsetenv ("THREADLENS_FAULT");
+}
+
 /* A shape over the device's limit: the pixels stay as they were, and
  * the message names the limit.
  */
@@ -512,6 +634,13 @@ main (int    argc,
   g_test_add_func ("/gegl-module/refused-dispatch", test_refused);
   g_test_add_func ("/gegl-module/fault", test_fault);
   g_test_add_func ("/gegl-module/fault-walk", test_fault_walk);
+  for (i = 0; i < G_N_ELEMENTS (alloc_walks); i++)
+    {
+      g_autofree gchar *name = g_strdup_printf ("/gegl-module/alloc-walk/%s",
+                                                alloc_walks[i].name);
+
+      g_test_add_data_func (name, &alloc_walks[i], test_alloc_walk);
+    }
   if (icd)
     g_test_add_func ("/gegl-module/aborting-icd", test_aborting_icd);
   else

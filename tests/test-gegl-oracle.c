@@ -325,7 +325,7 @@ test_oracle (gconstpointer data)
   pixels.width  = tl_image_get_width (image);
   pixels.height = tl_image_get_height (image);
   n             = (gsize) pixels.width * pixels.height * 4;
-  in            = tl_image_get_pixels (image, filter->format);
+  in            = tl_image_get_pixels (image, filter->format, NULL);
   pixels.codec  = NULL;
   pixels.in     = in;
   ours          = g_new (gfloat, n);
@@ -441,7 +441,7 @@ test_posterize_edges (void)
                       GEGL_AUTO_ROWSTRIDE, GEGL_BLIT_DEFAULT);
 
       g_assert_true (tl_filter_parse_assignment (filter, values, set, &error));
-      tl_filter_reference (filter, values, &pixels);
+      g_assert_true (tl_filter_reference (filter, values, &pixels, NULL));
       pixels.out = ours;
       tl_choice_init (&choice);
       if (! tl_run_filter (context, filter, values, &choice, &pixels, &plan,

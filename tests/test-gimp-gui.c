@@ -203,8 +203,8 @@ max_difference (const gchar *path_a,
   g_assert_nonnull (b);
   g_assert_cmpuint (tl_image_get_width (a), ==, tl_image_get_width (b));
   g_assert_cmpuint (tl_image_get_height (a), ==, tl_image_get_height (b));
-  pa = tl_image_get_pixels (a, "R'G'B'A float");
-  pb = tl_image_get_pixels (b, "R'G'B'A float");
+  pa = tl_image_get_pixels (a, "R'G'B'A float", NULL);
+  pb = tl_image_get_pixels (b, "R'G'B'A float", NULL);
   n  = (gsize) tl_image_get_width (a) * tl_image_get_height (a) * 4;
   for (i = 0; i < n; i++)
     worst = MAX (worst, fabs ((gdouble) pa[i] - pb[i]));

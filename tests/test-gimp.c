@@ -56,6 +56,15 @@
 #define DROP_NEW_LAYER "(gimp-image-remove-layer img layer)" \
                        "(set! layer " TOP_LAYER ")"
 
+/* Makes a mask of the layer the one the call gets; AFTER_MASK drops
+ * it, so that the photo is saved as it was.
+ */
+#define USE_LAYER_MASK \
+  "(set! layer (let ((mask (car (gimp-layer-create-mask layer ADD-MASK-COPY))))" \
+  " (gimp-layer-add-mask layer mask) mask))"
+#define DROP_LAYER_MASK "(set! layer " TOP_LAYER ")" \
+                        "(gimp-layer-remove-mask layer MASK-DISCARD)"
+
 /* Names the top layer and its size, then hides it so that saving shows
  * the image layer alone.
  */
@@ -74,7 +83,10 @@ typedef enum
   EXPECT_OVERLAY,          /* as EXPECT_SAME_AS_CLI (or unchanged, with no
                             * cli options), plus a new layer whose name
                             * starts with `error`, the photo's size */
-  EXPECT_CUSTOM            /* a test function of its own looks at it */
+  EXPECT_CUSTOM,           /* a test function of its own looks at it */
+  EXPECT_KEPT              /* an operation in GIMP's process that cannot
+                            * run: the call returns, GIMP's messages say
+                            * `error`, the pixels are the input's */
 } Expect;
 
 typedef struct
@@ -294,6 +306,24 @@ static const GimpCheck checks[] =
   { "in-core-blur", "coffee.png", NULL, "gaussian-blur", "IN-CORE",
     "std-dev=3.0;shape-width=7;shape-height=5;mode=emulated;swizzle=3", NULL,
     EXPECT_SAME_AS_CLI, NULL, { "--set=std-dev=3" } },
+  /* An operation that cannot run keeps the pixels, the thread map's
+   * too (on a layer without alpha, where cleared pixels turn black),
+   * and says why; a device that is not there is not the C reference's
+   * to stand in for.
+   */
+  { "in-core-map-bad-overlay", "coffee.png", NULL, NULL, "IN-CORE",
+    "overlay=bogus", NULL, EXPECT_KEPT,
+    "unknown overlay 'bogus'", { NULL } },
+  { "in-core-no-such-device", "coffee.png", NULL, "invert", "IN-CORE",
+    "device=nosuch", NULL, EXPECT_KEPT,
+    "no OpenCL device matches 'nosuch'", { NULL } },
+  /* GIMP keeps filter stacks on layers only: non-destructive on a mask
+   * is refused, the mask untouched (the image stays clean).
+   */
+  { "non-destructive-mask", "coffee.png", USE_LAYER_MASK, "invert",
+    "RUN-NONINTERACTIVE", "non-destructive=TRUE", DROP_LAYER_MASK,
+    EXPECT_UNCHANGED, "only layers keep non-destructive filters, and this "
+    "is a layer mask", { NULL } },
 #endif
 #if TL_GIMP_VERSION == 2
   /* 2.10 passes these as plain numbers and strings: the host checks. */
@@ -319,12 +349,48 @@ static const GimpCheck checks[] =
  */
 #define UNCHANGED_TOLERANCE 1e-6
 
+/* One judgement for every path (host/tl-host-check.c): each procedure's
+ * arguments walked through bad values and bad combinations.  In GIMP 3
+ * each call runs twice, with the GEGL module (in-core) and without it
+ * (the plug-in's own path, env NO_MODULE), and both must give the same
+ * verdict: the same error, the layer unchanged.  ARGS with "%s" takes
+ * the name of each of the filter's parameters in turn.
+ */
+typedef struct
+{
+  const gchar *args;
+  const gchar *error;
+} Verdict;
+
+#define NO_MODULE "@no-module"
+
+/* Every procedure's, the thread map's included. */
+static const Verdict dispatch_verdicts[] =
+{
+  { "shape-width=32", "must both be 0 (auto) or both positive" },
+  { "shape-width=8192;shape-height=8192", "maximum work-group size" },
+  { "device=nosuch", "no OpenCL device matches 'nosuch'" },
+  /* PoCL names no compute units. */
+  { "overlay=compute-unit", "does not say which compute unit ran" },
+};
+
+/* The thread map's own combinations. */
+static const Verdict map_verdicts[] =
+{
+  { "overlay=compute-unit;overlay-style=checkerboard",
+    "not compute-unit: use the tint style" },
+  { "overlay=launch-order;overlay-style=checkerboard",
+    "not launch-order: use the tint style" },
+};
+
 static gchar *work_dir;
 static GString *gimp_log;
 /* The registry's filters that no check names, a check each; plain ones
- * (no env).
+ * (no env).  Then the verdicts' checks, in pairs where there are two
+ * paths.
  */
 static GPtrArray *registry_checks;
+static GPtrArray *verdict_pairs;     /* of the pairs' first checks */
 
 static void
 free_check (gpointer data)
@@ -332,7 +398,94 @@ free_check (gpointer data)
   GimpCheck *check = data;
 
   g_free ((gchar *) check->name);
+  g_free ((gchar *) check->args);
+  g_free ((gchar *) check->error);
   g_free (check);
+}
+
+/* A check of VERDICT on FILTER (NULL: the thread map) with ARGS, on
+ * each path this GIMP has.
+ */
+static void
+add_verdict (const TlFilter *filter,
+             const gchar    *label,
+             const gchar    *args,
+             const gchar    *error)
+{
+#if TL_GIMP_VERSION == 3
+  static const gchar *paths[] = { "in-core", "plug-in" };
+#else
+  static const gchar *paths[] = { "plug-in" };
+#endif
+  guint               n_paths = G_N_ELEMENTS (paths);
+  guint               i;
+
+  for (i = 0; i < n_paths; i++)
+    {
+      GimpCheck *check = g_new0 (GimpCheck, 1);
+
+      check->name     = g_strdup_printf ("verdict-%s-%s-%s",
+                                         filter ? filter->name : "thread-map",
+                                         label, paths[i]);
+      check->photo    = "coffee.png";
+      check->filter   = filter ? filter->name : NULL;
+      check->run_mode = "RUN-NONINTERACTIVE";
+      check->args     = g_strdup (args);
+      check->expect   = EXPECT_UNCHANGED;
+      check->error    = g_strdup (error);
+      check->env      = i == 1 ? NO_MODULE : NULL;
+      g_ptr_array_add (registry_checks, check);
+      if (i == 0 && n_paths == 2)
+        g_ptr_array_add (verdict_pairs, check);
+    }
+}
+
+/* The verdict walk: every procedure through the bad dispatch settings,
+ * each of its parameters out of its range, the thread map through its
+ * bad combinations.
+ */
+static void
+add_verdicts (void)
+{
+  const TlFilter *const *filters;
+  guint                  n_filters, i, j;
+
+  verdict_pairs = g_ptr_array_new ();
+  filters = tl_filter_list (&n_filters);
+  for (i = 0; i <= n_filters; i++)
+    {
+      const TlFilter *filter = i < n_filters ? filters[i] : NULL;
+
+      for (j = 0; j < G_N_ELEMENTS (dispatch_verdicts); j++)
+        {
+          g_autofree gchar *label = g_strdup_printf ("dispatch%u", j);
+
+          add_verdict (filter, label, dispatch_verdicts[j].args,
+                       dispatch_verdicts[j].error);
+        }
+      for (j = 0; filter && j < filter->n_params; j++)
+        {
+          const TlParamSpec *spec  = &filter->params[j];
+          g_autofree gchar  *args  = NULL;
+          g_autofree gchar  *label = g_strdup_printf ("range-%s", spec->name);
+
+          /* A number past its range (GIMP 3 refuses it at the PDB, the
+           * 2.10 host itself); a list of the wrong length.  Either way
+           * the error names the parameter.
+           */
+          if (spec->type == TL_PARAM_DOUBLE)
+            args = g_strdup_printf ("%s=%.1f", spec->name, spec->max + 1.0);
+          else
+            args = g_strdup_printf ("%s=1 0 0", spec->name);
+          add_verdict (filter, label, args, spec->name);
+        }
+      for (j = 0; filter == NULL && j < G_N_ELEMENTS (map_verdicts); j++)
+        {
+          g_autofree gchar *label = g_strdup_printf ("combination%u", j);
+
+          add_verdict (NULL, label, map_verdicts[j].args, map_verdicts[j].error);
+        }
+    }
 }
 
 static void
@@ -358,7 +511,7 @@ add_registry_checks (void)
       check->photo    = "coffee.png";
       check->filter   = filters[i]->name;
       check->run_mode = "RUN-NONINTERACTIVE";
-      check->args     = "";
+      check->args     = g_strdup ("");
       check->expect   = EXPECT_SAME_AS_CLI;
       g_ptr_array_add (registry_checks, check);
     }
@@ -382,11 +535,12 @@ add_registry_checks (void)
       check->photo    = "coffee.png";
       check->filter   = filters[i]->name;
       check->run_mode = "IN-CORE";
-      check->args     = dispatches[i % G_N_ELEMENTS (dispatches)];
+      check->args     = g_strdup (dispatches[i % G_N_ELEMENTS (dispatches)]);
       check->expect   = EXPECT_SAME_AS_CLI;
       g_ptr_array_add (registry_checks, check);
     }
 #endif
+  add_verdicts ();
 }
 
 static gchar *
@@ -455,8 +609,9 @@ append_call (GString         *script,
     {
       g_string_append_printf (script, "(gimp-drawable-merge-new-filter layer "
                               "\"threadlens:%s\" 0 LAYER-MODE-REPLACE 1.0",
-                              check->filter);
-      args = tl_host_arguments (filter, &n_args);
+                              check->filter ? check->filter : "thread-map");
+      args = filter ? tl_host_arguments (filter, &n_args) :
+                      tl_host_map_operation_arguments (&n_args);
       for (i = 0; i < n_args; i++)
         {
           const gchar *value = check_value (check, args[i].name, given);
@@ -583,11 +738,14 @@ run_gimp (const gchar *env)
   g_autofree gchar  *plugins  = work_file ("plug-ins");
   g_autofree gchar  *link_dir = g_build_filename (plugins, "gimp-threadlens", NULL);
   g_autofree gchar  *link     = g_build_filename (link_dir, "gimp-threadlens", NULL);
-  g_autofree gchar  *home     = work_file ("home");
-  g_autofree gchar  *config   = work_file ("home/.config");
-  g_autofree gchar  *cache    = work_file ("home/.cache");
-  g_autofree gchar  *gimpdir  = work_file ("gimp");
-  g_autofree gchar  *gegl_dir = work_file ("home/.local/share/gegl-0.4/plug-ins");
+  /* Without the GEGL module: a home of its own, which has none. */
+  gboolean           module   = g_strcmp0 (env, NO_MODULE) != 0;
+  g_autofree gchar  *home     = work_file (module ? "home" : "home-no-module");
+  g_autofree gchar  *config   = g_build_filename (home, ".config", NULL);
+  g_autofree gchar  *cache    = g_build_filename (home, ".cache", NULL);
+  g_autofree gchar  *gimpdir  = work_file (module ? "gimp" : "gimp-no-module");
+  g_autofree gchar  *gegl_dir = g_build_filename (home, ".local", "share",
+                                                  "gegl-0.4", "plug-ins", NULL);
   static const gchar *gegl_files[] = { "TL_GEGL_MODULE", "TL_CL_PROBE" };
   g_autofree gchar  *pdirs    = NULL;
   g_autofree gchar  *out      = NULL;
@@ -602,7 +760,7 @@ run_gimp (const gchar *env)
    * safety check sits beside it.
    */
   g_mkdir_with_parents (gegl_dir, 0700);
-  for (i = 0; i < G_N_ELEMENTS (gegl_files); i++)
+  for (i = 0; module && i < G_N_ELEMENTS (gegl_files); i++)
     {
       const gchar      *target = g_getenv (gegl_files[i]);
       g_autofree gchar *name   = target ? g_path_get_basename (target) : NULL;
@@ -630,7 +788,7 @@ run_gimp (const gchar *env)
   envp = g_environ_setenv (envp, "GIMP_TESTING_PLUGINDIRS", pdirs, TRUE);
   envp = g_environ_unsetenv (envp, "DISPLAY");
   envp = g_environ_unsetenv (envp, "G_DEBUG");
-  if (env)
+  if (env && module)
     {
       g_auto(GStrv)     pair  = g_strsplit (env, "=", 2);
       g_autofree gchar *value = NULL;
@@ -653,8 +811,13 @@ run_gimp (const gchar *env)
   for (i = 0; i < G_N_ELEMENTS (checks); i++)
     if (g_strcmp0 (checks[i].env, env) == 0)
       append_check (script, &checks[i]);
-  for (i = 0; env == NULL && i < registry_checks->len; i++)
-    append_check (script, g_ptr_array_index (registry_checks, i));
+  for (i = 0; i < registry_checks->len; i++)
+    {
+      const GimpCheck *check = g_ptr_array_index (registry_checks, i);
+
+      if (g_strcmp0 (check->env, env) == 0)
+        append_check (script, check);
+    }
   g_string_append (script, ")\n");
 
   g_ptr_array_add (argv, GIMP_CONSOLE);
@@ -713,7 +876,7 @@ load (const gchar *path,
     g_error ("%s", error->message);
   *width  = tl_image_get_width (image);
   *height = tl_image_get_height (image);
-  return tl_image_get_pixels (image, "R'G'B'A float");
+  return tl_image_get_pixels (image, "R'G'B'A float", NULL);
 }
 
 /* `threadlens apply` on the file IN with OPTIONS; the output is named
@@ -887,6 +1050,20 @@ test_check (gconstpointer data)
   if (strstr (log, "TL-OK") == NULL)
     g_error ("check %s broke off:\n%s", check->name, log);
 
+  if (check->expect == EXPECT_KEPT)
+    {
+      g_autofree gchar *in = photo (check->photo);
+
+      if (failed)
+        g_error ("check %s: the call failed:\n%s", check->name, log);
+      if (strstr (log, check->error) == NULL ||
+          strstr (log, "the pixels are left as they were") == NULL)
+        g_error ("check %s: GIMP's messages do not say '%s' and that the "
+                 "pixels are kept:\n%s", check->name, check->error, log);
+      assert_same_pixels (out, in, UNCHANGED_TOLERANCE);
+      return;
+    }
+
   if (check->expect == EXPECT_UNCHANGED)
     {
       g_autofree gchar *in = photo (check->photo);
@@ -975,6 +1152,69 @@ test_check (gconstpointer data)
           }
     }
 }
+
+/* The line of LOG that holds TEXT. */
+static gchar *
+line_with (const gchar *log,
+           const gchar *text)
+{
+  const gchar *at = strstr (log, text);
+  const gchar *start, *end;
+
+  if (at == NULL)
+    return NULL;
+  for (start = at; start > log && start[-1] != '\n'; start--)
+    ;
+  end = strchr (at, '\n');
+  return end ? g_strndup (start, end - start) : g_strdup (start);
+}
+
+/* A verdict's two paths (add_verdict ()): each passed test_check; here
+ * their errors are the same words.
+ */
+static void
+test_same_verdict (gconstpointer data)
+{
+  const GimpCheck  *in_core = data;
+  const GimpCheck  *plug_in = NULL;
+  g_autofree gchar *name    = NULL;
+  g_autofree gchar *a = NULL, *b = NULL, *log_a = NULL, *log_b = NULL;
+  guint             i;
+
+  g_assert_true (g_str_has_suffix (in_core->name, "-in-core"));
+  name = g_strdup_printf ("%.*s-plug-in",
+                          (gint) (strlen (in_core->name) - strlen ("-in-core")),
+                          in_core->name);
+  for (i = 0; i < registry_checks->len; i++)
+    if (strcmp (((const GimpCheck *) g_ptr_array_index (registry_checks, i))->name,
+                name) == 0)
+      plug_in = g_ptr_array_index (registry_checks, i);
+  g_assert_nonnull (plug_in);
+
+  log_a = check_log (in_core);
+  log_b = check_log (plug_in);
+  a = line_with (log_a, in_core->error);
+  b = line_with (log_b, plug_in->error);
+  if (a == NULL || b == NULL)
+    g_error ("%s: no error saying '%s':\nin-core:\n%s\nplug-in:\n%s",
+             in_core->name, in_core->error, log_a, log_b);
+  g_test_message ("%s: %s", in_core->name, a);
+  g_assert_cmpstr (a, ==, b);
+}
+
+#if TL_GIMP_VERSION == 3
+/* Nothing ThreadLens did left GEGL buffers behind in GIMP's process
+ * (GIMP counts them at exit).
+ */
+static void
+test_no_leaks (void)
+{
+  g_autofree gchar *leak = line_with (gimp_log->str, "leaked");
+
+  if (leak)
+    g_error ("GIMP says: %s", leak);
+}
+#endif
 
 static const GimpCheck *
 find_check (const gchar *name)
@@ -1195,6 +1435,8 @@ main (int    argc,
       if (checks[i].env && j == i)
         run_gimp (checks[i].env);
     }
+  if (verdict_pairs->len > 0)
+    run_gimp (NO_MODULE);
 
   for (i = 0; i < G_N_ELEMENTS (checks); i++)
     {
@@ -1211,6 +1453,17 @@ main (int    argc,
 
       g_test_add_data_func (path, check, test_check);
     }
+  for (i = 0; i < verdict_pairs->len; i++)
+    {
+      const GimpCheck  *check = g_ptr_array_index (verdict_pairs, i);
+      g_autofree gchar *path  = g_strdup_printf ("/gimp%d/same-verdict/%s",
+                                                 TL_GIMP_VERSION, check->name);
+
+      g_test_add_data_func (path, check, test_same_verdict);
+    }
+#if TL_GIMP_VERSION == 3
+  g_test_add_func ("/gimp3/no-leaked-buffers", test_no_leaks);
+#endif
   g_test_add_func ("/gimp/selection/rectangle", test_selection_rectangle);
   g_test_add_func ("/gimp/selection/feathered", test_selection_feathered);
   g_test_add_data_func ("/gimp/selection/1x1", find_check ("selection-1x1"),
@@ -1219,6 +1472,7 @@ main (int    argc,
                         test_selection_thin);
 
   status = g_test_run ();
+  g_ptr_array_unref (verdict_pairs);
   g_ptr_array_unref (registry_checks);
   return status;
 }

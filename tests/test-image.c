@@ -259,7 +259,7 @@ tl_image_test_round_trip (gconstpointer data)
   gfloat                *pixels;
   guint                  i;
 
-  pixels = tl_image_get_pixels (image, "R'G'B'A float");
+  pixels = tl_image_get_pixels (image, "R'G'B'A float", NULL);
   g_assert_nonnull (pixels);
   tl_image_set_pixels (image, "R'G'B'A float", pixels);
   g_free (pixels);
@@ -322,7 +322,7 @@ tl_image_test_alpha (void)
   g_assert_true (babl_format_has_alpha (tl_image_get_format (image)));
   n = (gsize) tl_image_get_width (image) * tl_image_get_height (image);
 
-  pixels = tl_image_get_pixels (image, "R'G'B'A float");
+  pixels = tl_image_get_pixels (image, "R'G'B'A float", NULL);
   for (i = 0; i < n; i++)
     {
       g_assert_cmpfloat (pixels[4 * i + 3], ==, 1.0);
@@ -339,14 +339,14 @@ tl_image_test_alpha (void)
                    ==, "R'G'B'A u8");
   tl_image_test_assert_same_pixels (image, saved);
 
-  pixels = tl_image_get_pixels (saved, "R'G'B'A float");
+  pixels = tl_image_get_pixels (saved, "R'G'B'A float", NULL);
   for (i = 0; i < n; i++)
     min_alpha = MIN (min_alpha, pixels[4 * i + 3]);
   g_free (pixels);
   g_assert_cmpfloat_with_epsilon (min_alpha, 1 / 255.0, 1e-6);
 
   /* Through premultiplied float and back: the same pixels again. */
-  pixels = tl_image_get_pixels (saved, "RaGaBaA float");
+  pixels = tl_image_get_pixels (saved, "RaGaBaA float", NULL);
   tl_image_set_pixels (saved, "RaGaBaA float", pixels);
   g_free (pixels);
   tl_image_test_assert_same_pixels (image, saved);
@@ -405,8 +405,8 @@ tl_image_test_save_float (void)
 
   /* Through half or float and back to 16 bits: close, if not exact. */
   n = (gsize) tl_image_get_width (image) * tl_image_get_height (image) * 4;
-  a = tl_image_get_pixels (image, "R'G'B'A float");
-  b = tl_image_get_pixels (png, "R'G'B'A float");
+  a = tl_image_get_pixels (image, "R'G'B'A float", NULL);
+  b = tl_image_get_pixels (png, "R'G'B'A float", NULL);
   for (i = 0; i < n; i++)
     g_assert_cmpfloat_with_epsilon (a[i], b[i], 1e-3);
   g_free (a);

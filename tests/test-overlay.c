@@ -53,7 +53,7 @@ crop_photo (const gchar *name,
   g_assert_cmpuint (x0 + width, <=, tl_image_get_width (image));
   g_assert_cmpuint (y0 + height, <=, tl_image_get_height (image));
 
-  all  = tl_image_get_pixels (image, "R'G'B'A float");
+  all  = tl_image_get_pixels (image, "R'G'B'A float", NULL);
   crop = g_new (gfloat, (gsize) width * height * 4);
   for (y = 0; y < height; y++)
     memcpy (crop + (gsize) y * width * 4,
@@ -326,7 +326,7 @@ compare_with_png (const gfloat *pixels,
   g_assert_cmpuint (tl_image_get_width (image), ==, SEED_W);
   g_assert_cmpuint (tl_image_get_height (image), ==, SEED_H);
 
-  want = tl_image_get_pixels (image, "R'G'B'A float");
+  want = tl_image_get_pixels (image, "R'G'B'A float", NULL);
   for (i = 0; i < SEED_W * SEED_H * 4; i++)
     if (fabsf (pixels[i] - want[i]) > 0.5f / 255.0f + 1e-6f)
       g_error ("%s differs at pixel %zu,%zu channel %zu: %g, not %g", path,
@@ -668,8 +668,8 @@ test_cli (void)
   image     = tl_image_load (out, &error);
   reference = tl_image_load (want, &error);
   g_assert_no_error (error);
-  got      = tl_image_get_pixels (image, "R'G'B'A float");
-  expected = tl_image_get_pixels (reference, "R'G'B'A float");
+  got      = tl_image_get_pixels (image, "R'G'B'A float", NULL);
+  expected = tl_image_get_pixels (reference, "R'G'B'A float", NULL);
   for (i = 0; i < SEED_W * SEED_H * 4; i++)
     g_assert_cmpfloat_with_epsilon (got[i], expected[i], 0.5 / 255.0);
 

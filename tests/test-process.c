@@ -295,7 +295,7 @@ test_on_cpu (void)
   pixels.codec  = codec;
   pixels.in     = in;
   pixels.out    = out;
-  tl_filter_reference (filter, values, &pixels);
+  g_assert_true (tl_filter_reference (filter, values, &pixels, NULL));
 
   cpu = run (NULL, filter, values, layer, extent, 0, &report);
   g_assert_true (report.on_cpu);

@@ -640,8 +640,10 @@ test_limits (void)
   g_assert_true (ok_sensitive (dialog));
   set (panel, "overlay-style", "checkerboard");
   g_assert_false (ok_sensitive (dialog));
+  /* The procedures' own words (tl-host-check.c), not the dialog's. */
   g_assert_nonnull (strstr (tl_dialog_panel_get_message (panel),
-                            "cannot be a checkerboard"));
+                            "the checkerboard style shows work-groups, SIMD "
+                            "groups or lanes, not compute-unit"));
   set (panel, "overlay", "lane");
   g_assert_true (ok_sensitive (dialog));
   set (panel, "overlay", "none");

@@ -12,6 +12,7 @@
 
 #include "tl-dialog-panel-private.h"
 #include "tl-error.h"
+#include "tl-host-check.h"
 #include "tl-preview.h"
 #include "tl-summary.h"
 #include "tl-tune.h"
@@ -102,6 +103,12 @@ tl_panel_plan_evaluate (TlDialogPanel *self)
       heading = g_strdup (_("A filter parameter is not valid."));
       detail  = self->param_error ? self->param_error : error->message;
     }
+  else if (! tl_host_check_settings (self->filter, &self->settings, &error))
+    {
+      /* The procedures' own judgement, said before the run fails on it. */
+      heading = g_strdup (_("These settings cannot run."));
+      detail  = error->message;
+    }
   else if (self->devices_error && self->cpu_only && self->filter &&
            self->settings.overlay == 0)
     {
@@ -128,17 +135,6 @@ tl_panel_plan_evaluate (TlDialogPanel *self)
       heading = g_strdup_printf (_("The kernels do not build on %s."),
                                  device->name);
       detail  = device->error;
-    }
-  else if ((tl_panel_plan_overlay_is (self, "launch-order") ||
-            tl_panel_plan_overlay_is (self, "compute-unit")) &&
-           strcmp (tl_host_overlay_style_names[self->settings.overlay_style],
-                   "checkerboard") == 0)
-    {
-      /* The overlay's own rules, said before the run fails on them. */
-      heading = g_strdup (_("This overlay cannot be a checkerboard."));
-      detail  = _("The checkerboard style shows work-groups, SIMD groups or "
-                  "lanes; use the tint style for the launch order or the "
-                  "compute units.");
     }
   else if (device && tl_panel_plan_overlay_is (self, "compute-unit") &&
            ! device->names_compute_units)

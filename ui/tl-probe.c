@@ -159,8 +159,8 @@ tl_probe_devices (const TlFilter *filter,
       else
         probe->spec = g_strdup (index);
 
-      /* Only NVIDIA's names its SMs to the overlay kernel (PTX %smid). */
-      probe->names_compute_units = device->vendor_id == TL_VENDOR_ID_NVIDIA;
+      probe->names_compute_units = tl_overlay_device_shows (device,
+                                                            TL_OVERLAY_COMPUTE_UNIT);
 
       context = tl_context_new (index, &failure);
       if (context &&
