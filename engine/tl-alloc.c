@@ -36,10 +36,9 @@ tl_alloc_size (gsize    n_items,
 {
   if (item_size != 0 && n_items > G_MAXSIZE / item_size)
     {
-      g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
-                   _("%" G_GSIZE_FORMAT " items of %" G_GSIZE_FORMAT
-                     " bytes are more than this machine can address"),
-                   n_items, item_size);
+      g_set_error_literal (error, TL_ERROR, TL_ERROR_LIMIT,
+                           _("the layer needs more memory than this machine "
+                             "can address"));
       return FALSE;
     }
   *bytes = MAX (n_items * item_size, 1);

@@ -122,14 +122,20 @@ tl_host_check_drawable (TlHostDrawableKind   kind,
       return FALSE;
     case TL_HOST_DRAWABLE_LAYER_MASK:
     case TL_HOST_DRAWABLE_CHANNEL:
+      if (non_destructive && kind == TL_HOST_DRAWABLE_LAYER_MASK)
+        {
+          g_set_error_literal (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                               _("only layers keep non-destructive filters, "
+                                 "and this is a layer mask: turn "
+                                 "non-destructive off to filter it directly"));
+          return FALSE;
+        }
       if (non_destructive)
         {
-          g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                       _("only layers keep non-destructive filters, and this "
-                         "is a %s: turn non-destructive off to filter it "
-                         "directly"),
-                       kind == TL_HOST_DRAWABLE_CHANNEL ? _("channel") :
-                                                          _("layer mask"));
+          g_set_error_literal (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                               _("only layers keep non-destructive filters, "
+                                 "and this is a channel: turn non-destructive "
+                                 "off to filter it directly"));
           return FALSE;
         }
       return TRUE;

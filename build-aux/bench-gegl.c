@@ -1,0 +1,494 @@
+/* ThreadLens: the GEGL operations timed as GIMP runs them (a benchmark,
+ * not a test).
+ *
+ * GIMP 3 runs a filter in its own process as a GEGL graph over the
+ * layer's buffer: gegl:buffer-source -> OPERATION -> gegl:write-buffer.
+ * This builds that graph over a photo scaled into an R'G'B'A u8 buffer
+ * (an 8-bit layer's storage) at each size asked, and times each
+ * threadlens:FILTER against GEGL's own twin on the CPU, the twin with
+ * GEGL's OpenCL on, and gegl:invert-gamma (GIMP touching every pixel
+ * once, the baseline of the targets).  Best and median of RUNS, and the
+ * milliseconds per megapixel.  At the first size each ThreadLens result
+ * is checked against the engine's own (`threadlens apply`'s) by a
+ * checksum of its bytes.
+ *
+ * Usage: bench-gegl [--runs N] [--json FILE] [--photo PNG] [--no-twins]
+ *                   SIZE... [FILTER[:NAME=VALUE,...]...]
+ * SIZE is WxH; without filters, every filter at its defaults and
+ * gaussian-blur at std-dev 6 and 50.  Load the module as GIMP does: from
+ * GEGL_PATH (the GPU bundle's env.sh), or THREADLENS_GEGL_MODULES.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gegl.h>
+
+#include "tl-cl.h"
+#include "tl-filter.h"
+#include "tl-image.h"
+#include "tl-process.h"
+
+#define BENCH_FORMAT "R'G'B'A u8"
+
+/* GEGL's operation that computes what a ThreadLens filter computes, its
+ * properties from the filter's values ("$name" stands for the value of
+ * the filter's parameter NAME); NULL: none.
+ */
+typedef struct
+{
+  const gchar *filter;
+  const gchar *twin;
+} BenchTwin;
+
+static const BenchTwin bench_twins[] =
+{
+  { "invert",              "gegl:invert-gamma" },
+  { "gaussian-blur",       "gegl:gaussian-blur std-dev-x=$std-dev std-dev-y=$std-dev" },
+  { "box-blur",            "gegl:box-blur radius=$radius" },
+  { "unsharp-mask",        "gegl:unsharp-mask std-dev=$std-dev scale=$scale" },
+  { "pixelize",            "gegl:pixelize size-x=$size size-y=$size" },
+  { "edge-sobel",          "gegl:edge-sobel" },
+  { "threshold",           "gegl:threshold value=$value" },
+  { "sepia",               "gegl:sepia scale=$scale" },
+  { "brightness-contrast", "gegl:brightness-contrast contrast=$contrast brightness=$brightness" },
+  { "mono-mixer",          "gegl:mono-mixer red=$red green=$green blue=$blue" },
+  { "posterize",           "gegl:posterize levels=$levels" },
+};
+
+typedef struct
+{
+  const TlFilter *filter;
+  TlValue        *values;
+  gchar          *label;        /* "gaussian-blur std-dev=6" */
+} BenchCase;
+
+typedef struct
+{
+  gdouble best_ms;
+  gdouble median_ms;
+} BenchTime;
+
+static gint    bench_runs    = 3;
+static gchar  *bench_json    = NULL;
+static gchar  *bench_photo   = NULL;
+static gboolean bench_no_twins = FALSE;
+
+/* What the module's calls of one run said of their OpenCL work (its
+ * debug line "... upload X ms, kernels Y ms, download Z ms"), summed
+ * over GEGL's chunks.
+ */
+typedef struct
+{
+  guint   calls;
+  gdouble upload_ms, kernels_ms, download_ms;
+} BenchBreakdown;
+
+static BenchBreakdown bench_breakdown;
+
+static void
+bench_log (const gchar    *domain,
+           GLogLevelFlags  level,
+           const gchar    *message,
+           gpointer        data)
+{
+  const gchar *at = strstr (message, "upload ");
+  gdouble      up, kernels, down;
+
+  if (at && sscanf (at, "upload %lf ms, kernels %lf ms, download %lf ms",
+                    &up, &kernels, &down) == 3)
+    {
+      bench_breakdown.calls++;
+      bench_breakdown.upload_ms   += up;
+      bench_breakdown.kernels_ms  += kernels;
+      bench_breakdown.download_ms += down;
+    }
+  if ((level & G_LOG_LEVEL_DEBUG) == 0)
+    g_log_default_handler (domain, level, message, data);
+}
+
+static int
+bench_compare (const void *a,
+               const void *b)
+{
+  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* Sets NAME=VALUE on NODE's operation, VALUE converted to the
+ * property's type.
+ */
+static gboolean
+bench_set (GeglNode    *node,
+           const gchar *name,
+           const gchar *value)
+{
+  GeglOperation *operation = gegl_node_get_gegl_operation (node);
+  GParamSpec    *spec;
+  GValue         text   = G_VALUE_INIT;
+  GValue         result = G_VALUE_INIT;
+
+  spec = g_object_class_find_property (G_OBJECT_GET_CLASS (operation), name);
+  if (spec == NULL)
+    return FALSE;
+  g_value_init (&result, G_PARAM_SPEC_VALUE_TYPE (spec));
+  if (G_VALUE_HOLDS_DOUBLE (&result))
+    g_value_set_double (&result, g_ascii_strtod (value, NULL));
+  else if (G_VALUE_HOLDS_INT (&result))
+    g_value_set_int (&result, (gint) g_ascii_strtod (value, NULL));
+  else
+    {
+      g_value_init (&text, G_TYPE_STRING);
+      g_value_set_string (&text, value);
+      if (! g_value_transform (&text, &result))
+        return FALSE;
+      g_value_unset (&text);
+    }
+  gegl_node_set_property (node, name, &result);
+  g_value_unset (&result);
+  return TRUE;
+}
+
+/* The twin's description with the filter's values put in. */
+static gchar *
+bench_twin_for (const BenchCase *c)
+{
+  guint i, j;
+
+  for (i = 0; i < G_N_ELEMENTS (bench_twins); i++)
+    if (strcmp (bench_twins[i].filter, c->filter->name) == 0)
+      {
+        gchar *twin = g_strdup (bench_twins[i].twin);
+
+        for (j = 0; j < c->filter->n_params; j++)
+          {
+            g_autofree gchar *key   = g_strconcat ("$", c->filter->params[j].name, NULL);
+            g_autofree gchar *value = g_strdup_printf ("%g", c->values[j].v[0]);
+            g_auto(GStrv)     parts = g_strsplit (twin, key, -1);
+
+            g_free (twin);
+            twin = g_strjoinv (value, parts);
+          }
+        return twin;
+      }
+  return NULL;
+}
+
+/* OPERATION ("name prop=value ...") over SOURCE into a new buffer,
+ * RUNS times; the last result in RESULT (when given).
+ */
+static BenchTime
+bench_graph (GeglBuffer  *source,
+             const gchar *operation,
+             GeglBuffer **result)
+{
+  g_auto(GStrv)     words = g_strsplit (operation, " ", -1);
+  g_autofree gdouble *ms  = g_new (gdouble, bench_runs);
+  BenchTime         time;
+  gint              run;
+  guint             i;
+
+  for (run = 0; run < bench_runs; run++)
+    {
+      g_autoptr(GeglNode)   graph  = gegl_node_new ();
+      g_autoptr(GeglBuffer) target = gegl_buffer_new (gegl_buffer_get_extent (source),
+                                                      gegl_buffer_get_format (source));
+      GeglNode             *input, *op, *output;
+      gint64                start;
+
+      input  = gegl_node_new_child (graph, "operation", "gegl:buffer-source",
+                                    "buffer", source, NULL);
+      op     = gegl_node_new_child (graph, "operation", words[0], NULL);
+      output = gegl_node_new_child (graph, "operation", "gegl:write-buffer",
+                                    "buffer", target, NULL);
+      if (gegl_node_get_gegl_operation (op) == NULL)
+        g_error ("GEGL has no operation %s (is the module on GEGL_PATH?)",
+                 words[0]);
+      for (i = 1; words[i]; i++)
+        {
+          g_auto(GStrv) pair = g_strsplit (words[i], "=", 2);
+
+          if (pair[1] == NULL || ! bench_set (op, pair[0], pair[1]))
+            g_error ("%s: no property %s", words[0], words[i]);
+        }
+      gegl_node_link_many (input, op, output, NULL);
+
+      memset (&bench_breakdown, 0, sizeof (bench_breakdown));
+      start = g_get_monotonic_time ();
+      gegl_node_process (output);
+      ms[run] = (g_get_monotonic_time () - start) / 1000.0;
+      if (result && run == bench_runs - 1)
+        *result = g_object_ref (target);
+    }
+  qsort (ms, bench_runs, sizeof (gdouble), bench_compare);
+  time.best_ms   = ms[0];
+  time.median_ms = ms[bench_runs / 2];
+  return time;
+}
+
+/* A 64-bit FNV-1a of BUFFER's bytes. */
+static guint64
+bench_checksum (GeglBuffer *buffer)
+{
+  const GeglRectangle *extent = gegl_buffer_get_extent (buffer);
+  gsize                size   = (gsize) extent->width * extent->height * 4;
+  g_autofree guint8   *bytes  = g_malloc (size);
+  guint64              hash   = 0xcbf29ce484222325ull;
+  gsize                i;
+
+  gegl_buffer_get (buffer, extent, 1.0, babl_format (BENCH_FORMAT), bytes,
+                   GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
+  for (i = 0; i < size; i++)
+    hash = (hash ^ bytes[i]) * 0x100000001b3ull;
+  return hash;
+}
+
+/* The engine's result for C on SOURCE, as `threadlens apply` computes
+ * it (OpenCL's default device; the C reference without one).
+ */
+static guint64
+bench_engine_checksum (TlContext       *context,
+                       const BenchCase *c,
+                       GeglBuffer      *source)
+{
+  g_autoptr(GError)     error  = NULL;
+  g_autoptr(GeglBuffer) target = gegl_buffer_new (gegl_buffer_get_extent (source),
+                                                  gegl_buffer_get_format (source));
+  TlProcessReport       report;
+  TlChoice              choice;
+
+  tl_choice_init (&choice);
+  if (! tl_process_region (context, c->filter, c->values, &choice, source,
+                           target, gegl_buffer_get_extent (source), 0, NULL,
+                           NULL, &report, &error))
+    g_error ("%s: %s", c->label, error->message);
+  return bench_checksum (target);
+}
+
+/* The operation's description for C: threadlens:FILTER and its values. */
+static gchar *
+bench_operation (const BenchCase *c)
+{
+  GString *text = g_string_new ("threadlens:");
+  guint    i;
+
+  g_string_append (text, c->filter->name);
+  for (i = 0; i < c->filter->n_params; i++)
+    if (c->filter->params[i].type == TL_PARAM_DOUBLE)
+      g_string_append_printf (text, " %s=%g", c->filter->params[i].name,
+                              c->values[i].v[0]);
+  return g_string_free (text, FALSE);
+}
+
+static GeglBuffer *
+bench_layer (GeglBuffer *photo,
+             gint        width,
+             gint        height)
+{
+  const GeglRectangle *from  = gegl_buffer_get_extent (photo);
+  GeglRectangle        whole = { 0, 0, width, height };
+  GeglBuffer          *layer = gegl_buffer_new (&whole, babl_format (BENCH_FORMAT));
+  g_autoptr(GeglNode)  graph = gegl_node_new ();
+  GeglNode            *input, *scale, *output;
+
+  input  = gegl_node_new_child (graph, "operation", "gegl:buffer-source",
+                                "buffer", photo, NULL);
+  scale  = gegl_node_new_child (graph, "operation", "gegl:scale-ratio",
+                                "x", (gdouble) width / from->width,
+                                "y", (gdouble) height / from->height,
+                                "sampler", GEGL_SAMPLER_LINEAR, NULL);
+  output = gegl_node_new_child (graph, "operation", "gegl:write-buffer",
+                                "buffer", layer, NULL);
+  gegl_node_link_many (input, scale, output, NULL);
+  gegl_node_process (output);
+  return layer;
+}
+
+static void
+bench_add_case (GPtrArray   *cases,
+                const gchar *text)
+{
+  g_autoptr(GError) error  = NULL;
+  g_auto(GStrv)     parts  = g_strsplit (text, ":", 2);
+  BenchCase        *c      = g_new0 (BenchCase, 1);
+  guint             i;
+
+  c->filter = tl_filter_lookup (parts[0], &error);
+  if (c->filter == NULL)
+    g_error ("%s", error->message);
+  c->values = tl_filter_default_values (c->filter);
+  if (parts[1])
+    {
+      g_auto(GStrv) sets = g_strsplit (parts[1], ",", -1);
+
+      for (i = 0; sets[i]; i++)
+        if (! tl_filter_parse_assignment (c->filter, c->values, sets[i], &error))
+          g_error ("%s", error->message);
+    }
+  c->label = g_strdup (text);
+  g_ptr_array_add (cases, c);
+}
+
+static void
+bench_case_free (gpointer data)
+{
+  BenchCase *c = data;
+
+  g_free (c->values);
+  g_free (c->label);
+  g_free (c);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(GError)         error   = NULL;
+  g_autoptr(GOptionContext) options = g_option_context_new ("SIZE... [FILTER[:NAME=VALUE,...]...]");
+  g_autoptr(GPtrArray)      cases   = g_ptr_array_new_with_free_func (bench_case_free);
+  g_autoptr(GString)        json    = g_string_new ("[\n");
+  g_autoptr(TlImage)        photo   = NULL;
+  TlContext                *context;
+  const gchar              *modules = g_getenv ("THREADLENS_GEGL_MODULES");
+  GOptionEntry              entries[] =
+  {
+    { "runs", 'n', 0, G_OPTION_ARG_INT, &bench_runs, "Runs of each case (3)", "N" },
+    { "json", 0, 0, G_OPTION_ARG_FILENAME, &bench_json, "Write the results as JSON", "FILE" },
+    { "photo", 0, 0, G_OPTION_ARG_FILENAME, &bench_photo, "The photo to scale (coffee.png)", "PNG" },
+    { "no-twins", 0, 0, G_OPTION_ARG_NONE, &bench_no_twins, "Only ThreadLens's operations and the baseline", NULL },
+    { NULL }
+  };
+  gint                      n_sizes = 0, s, i;
+  gboolean                  filters = FALSE;
+
+  g_option_context_add_main_entries (options, entries, NULL);
+  if (! g_option_context_parse (options, &argc, &argv, &error))
+    g_error ("%s", error->message);
+  if (bench_runs < 1)
+    g_error ("--runs must be at least 1");
+
+  if (! tl_image_init_gegl (&error))
+    g_error ("GEGL: %s", error->message);
+  /* The module's breakdown of each call (tl-host.c) is a debug line. */
+  g_setenv ("G_MESSAGES_DEBUG", "ThreadLens", FALSE);
+  if (modules)
+    gegl_load_module_directory (modules);
+  g_log_set_handler ("ThreadLens", G_LOG_LEVEL_MASK, bench_log, NULL);
+
+  /* Sizes first, then filters. */
+  for (i = 1; i < argc; i++)
+    {
+      if (! g_ascii_isdigit (argv[i][0]))
+        filters = TRUE;
+      if (filters)
+        bench_add_case (cases, argv[i]);
+      else
+        n_sizes++;
+    }
+  if (n_sizes == 0)
+    g_error ("give at least one size, WxH");
+  if (cases->len == 0)
+    {
+      const TlFilter *const *all;
+      guint                  n, k;
+
+      all = tl_filter_list (&n);
+      for (k = 0; k < n; k++)
+        bench_add_case (cases, all[k]->name);
+      bench_add_case (cases, "gaussian-blur:std-dev=6");
+      bench_add_case (cases, "gaussian-blur:std-dev=50");
+    }
+
+  if (bench_photo == NULL)
+    bench_photo = g_build_filename (g_getenv ("G_TEST_SRCDIR") ? g_getenv ("G_TEST_SRCDIR") : "tests",
+                                    "images", "coffee.png", NULL);
+  photo = tl_image_load (bench_photo, &error);
+  if (photo == NULL)
+    g_error ("%s", error->message);
+  context = tl_context_new (NULL, &error);
+  if (context == NULL)
+    g_printerr ("bench-gegl: %s; checksums against the C reference\n",
+                error->message);
+  else
+    g_printerr ("bench-gegl: %s\n", tl_context_get_device (context)->name);
+  g_clear_error (&error);
+
+  g_print ("%-12s %-32s %10s %10s %8s %10s %10s %8s\n", "size", "operation",
+           "best ms", "median ms", "ms/MP", "vs invert", "twin CPU", "twin CL");
+  for (s = 1; s <= n_sizes; s++)
+    {
+      g_autoptr(GeglBuffer) layer = NULL;
+      BenchTime             base;
+      gint                  width, height;
+      gdouble               mp;
+      guint                 k;
+
+      if (sscanf (argv[s], "%dx%d", &width, &height) != 2 ||
+          width < 1 || height < 1)
+        g_error ("%s is not a size WxH", argv[s]);
+      layer = bench_layer (tl_image_get_buffer (photo), width, height);
+      mp    = width * (gdouble) height / 1e6;
+
+      g_object_set (gegl_config (), "use-opencl", FALSE, NULL);
+      base = bench_graph (layer, "gegl:invert-gamma", NULL);
+      g_print ("%-12s %-32s %10.1f %10.1f %8.2f\n", argv[s], "gegl:invert-gamma",
+               base.best_ms, base.median_ms, base.median_ms / mp);
+
+      for (k = 0; k < cases->len; k++)
+        {
+          BenchCase            *c       = g_ptr_array_index (cases, k);
+          g_autofree gchar     *op      = bench_operation (c);
+          g_autofree gchar     *twin    = bench_no_twins ? NULL : bench_twin_for (c);
+          g_autoptr(GeglBuffer) result  = NULL;
+          BenchTime             ours, cpu = { -1, -1 }, cl = { -1, -1 };
+          const gchar          *check   = "-";
+
+          BenchBreakdown        spent;
+
+          ours  = bench_graph (layer, op, &result);
+          spent = bench_breakdown;
+          if (s == 1)
+            check = bench_checksum (result) ==
+                    bench_engine_checksum (context, c, layer) ? "same" : "DIFFERENT";
+          if (twin)
+            {
+              g_object_set (gegl_config (), "use-opencl", FALSE, NULL);
+              cpu = bench_graph (layer, twin, NULL);
+              g_object_set (gegl_config (), "use-opencl", TRUE, NULL);
+              cl  = bench_graph (layer, twin, NULL);
+              g_object_set (gegl_config (), "use-opencl", FALSE, NULL);
+            }
+          g_print ("%-12s %-32s %10.1f %10.1f %8.2f %10.2f %10.1f %8.1f %s\n",
+                   argv[s], c->label, ours.best_ms, ours.median_ms,
+                   ours.median_ms / mp, ours.median_ms / base.median_ms,
+                   cpu.median_ms, cl.median_ms, check);
+          g_print ("%-12s   in %u call(s): upload %.1f ms, kernels %.1f ms, "
+                   "download %.1f ms\n", "", spent.calls, spent.upload_ms,
+                   spent.kernels_ms, spent.download_ms);
+          g_string_append_printf (json,
+            "%s  {\"size\": \"%s\", \"megapixels\": %.3f, \"case\": \"%s\", "
+            "\"best_ms\": %.3f, \"median_ms\": %.3f, \"ms_per_mp\": %.4f, "
+            "\"invert_gamma_ms\": %.3f, \"vs_invert_gamma\": %.4f, "
+            "\"twin\": \"%s\", \"twin_cpu_ms\": %.3f, \"twin_opencl_ms\": %.3f, "
+            "\"check\": \"%s\", \"calls\": %u, \"upload_ms\": %.3f, "
+            "\"kernels_ms\": %.3f, \"download_ms\": %.3f, \"runs\": %d}",
+            json->len > 2 ? ",\n" : "", argv[s], mp, c->label, ours.best_ms,
+            ours.median_ms, ours.median_ms / mp, base.median_ms,
+            ours.median_ms / base.median_ms, twin ? twin : "",
+            cpu.median_ms, cl.median_ms, check, spent.calls, spent.upload_ms,
+            spent.kernels_ms, spent.download_ms, bench_runs);
+        }
+    }
+  g_string_append (json, "\n]\n");
+  if (bench_json && ! g_file_set_contents (bench_json, json->str, -1, &error))
+    g_error ("%s", error->message);
+
+  g_clear_pointer (&context, tl_context_free);
+  return 0;
+}
