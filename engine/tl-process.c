@@ -437,14 +437,18 @@ tl_process_tile (TlContext           *context,
   TlRunTimes              times;
   TlPlan                  plan;
   gsize                   bytes, offset;
+  gint64                  start;
 
   tl_process_grow (source, tile, halo, &area);
   bytes = (gsize) area.width * area.height * pixel_size;
   if (! tl_process_block_take (&in, bytes, &report->fresh_bytes, error) ||
-      ! tl_process_block_take (&out, bytes, &report->fresh_bytes, error) ||
-      ! tl_process_copy (source, &area, format, in.data,
+      ! tl_process_block_take (&out, bytes, &report->fresh_bytes, error))
+    return FALSE;
+  start = g_get_monotonic_time ();
+  if (! tl_process_copy (source, &area, format, in.data,
                          area.width * pixel_size, FALSE, error))
     return FALSE;
+  report->read_ms += (g_get_monotonic_time () - start) / 1000.0;
   report->peak_bytes = MAX (report->peak_bytes, 2 * bytes);
 
   pixels.width  = area.width;
@@ -478,9 +482,11 @@ tl_process_tile (TlContext           *context,
 
   offset = ((gsize) (tile->y - area.y) * area.width + (tile->x - area.x)) *
            pixel_size;
+  start = g_get_monotonic_time ();
   if (! tl_process_copy (target, tile, format, out.data + offset,
                          area.width * pixel_size, TRUE, error))
     return FALSE;
+  report->write_ms += (g_get_monotonic_time () - start) / 1000.0;
   /* Hand the tile on now (GIMP's shadow lives in GIMP), rather than keep
    * every written tile in this process's cache.
    */

@@ -23,6 +23,8 @@ G_BEGIN_DECLS
 typedef struct
 {
   TlRunTimes     times;         /* summed over the tiles */
+  gdouble        read_ms;       /* GEGL's buffer into the tiles' memory */
+  gdouble        write_ms;      /* the tiles' results into GEGL's buffer */
   TlPlan         plan;          /* the first tile's */
   guint          tiles;
   GeglRectangle  tile;          /* the first tile, halo excluded */

@@ -893,10 +893,10 @@ tl_host_process (const TlHostSettings *settings,
                            target, region, tl_process_tile_setting (),
                            tl_host_tile_progress, &tiles, &report, error))
     return FALSE;
-  g_debug ("%u tile(s) in %s storage; upload %.1f ms, kernels %.1f ms, "
-           "download %.1f ms", report.tiles, report.storage,
-           report.times.upload_ms, report.times.kernel_ms,
-           report.times.download_ms);
+  g_debug ("%u tile(s) in %s storage; read %.1f ms, upload %.1f ms, "
+           "kernels %.1f ms, download %.1f ms, write %.1f ms", report.tiles,
+           report.storage, report.read_ms, report.times.upload_ms,
+           report.times.kernel_ms, report.times.download_ms, report.write_ms);
 
   if (map)
     {
