@@ -139,6 +139,8 @@ tl_context_free (TlContext *context)
   if (context == NULL)
     return;
 
+  if (context->queue)
+    tl_context_release_staging (context);
   g_clear_pointer (&context->kernel_local, g_hash_table_unref);
   g_clear_pointer (&context->kernels, g_hash_table_unref);
   g_clear_pointer (&context->programs, g_hash_table_unref);

@@ -1,9 +1,9 @@
 /* ThreadLens: what the OpenCL runtime's files share (see tl-cl.h).
  *
  * Private to tl-cl-error.c (errors), tl-cl-device.c (platforms and
- * devices), tl-cl-context.c (a device's context and queue) and
- * tl-cl-program.c (programs and kernels); everyone else goes through
- * tl-cl.h.
+ * devices), tl-cl-context.c (a device's context and queue),
+ * tl-cl-staging.c (its pinned host memory) and tl-cl-program.c (programs
+ * and kernels); everyone else goes through tl-cl.h.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -19,6 +19,15 @@ G_BEGIN_DECLS
 #define CL_PLATFORM_NOT_FOUND_KHR -1001
 #endif
 
+/* Pinned host memory of one slot, mapped while the context lives. */
+typedef struct
+{
+  cl_mem    buffer;
+  gpointer  mapped;
+  gsize     size;
+  gboolean  taken;
+} TlStaging;
+
 struct _TlContext
 {
   GPtrArray        *devices;
@@ -32,7 +41,10 @@ struct _TlContext
   GHashTable       *kernel_local;    /* cl_kernel -> its own local memory,
                                       * before any argument (guint64) */
   TlCacheStats      stats;
+  TlStaging         staging[TL_STAGING_SLOTS];
 };
+
+void              tl_context_release_staging (TlContext       *context);
 
 guint             tl_cl_parse_version       (const gchar      *text);
 

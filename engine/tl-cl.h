@@ -98,6 +98,21 @@ gboolean          tl_context_kernel_limits  (TlContext        *context,
 gboolean          tl_context_device_limits  (TlContext        *context,
                                              TlLimits         *limits);
 
+/* Pinned host memory a tile travels through (tl-cl-staging.c). */
+typedef enum
+{
+  TL_STAGING_INPUT,
+  TL_STAGING_OUTPUT,
+  TL_STAGING_SLOTS
+} TlStagingSlot;
+
+gboolean          tl_context_stages         (TlContext        *context);
+gpointer          tl_context_take_staging   (TlContext        *context,
+                                             TlStagingSlot     slot,
+                                             gsize             bytes);
+void              tl_context_give_staging   (TlContext        *context,
+                                             TlStagingSlot     slot);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TlContext, tl_context_free)
 
 G_END_DECLS

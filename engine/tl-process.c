@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <glib/gi18n-lib.h>
 
@@ -44,6 +45,26 @@ tl_process_tile_setting (void)
       side = 0;
     }
   return (guint) side;
+}
+
+/* The most pixels of PIXEL_SIZE bytes one tile can have at all: the
+ * device's largest buffer (a pixel may widen to 4 floats there), and a
+ * quarter of the host's memory for the tile's input and output.
+ */
+static guint64
+tl_process_whole_pixels (TlContext *context,
+                         gsize      pixel_size)
+{
+  gint64  pages = sysconf (_SC_PHYS_PAGES);
+  gint64  page  = sysconf (_SC_PAGESIZE);
+  guint64 most  = G_MAXUINT64;
+
+  if (pages > 0 && page > 0)
+    most = (guint64) pages * (guint64) page / 4 / (2 * MAX (pixel_size, 1));
+  if (context && tl_context_get_device (context)->max_alloc_size > 0)
+    most = MIN (most, tl_context_get_device (context)->max_alloc_size /
+                      TL_PROCESS_DEVICE_PIXEL);
+  return most;
 }
 
 /* The side of square tiles for REGION (G_MAXINT: one tile), or 0 with
@@ -85,6 +106,24 @@ tl_process_tile_side (TlContext           *context,
   side = (gint64) sqrt ((gdouble) pixels) - 2 * (gint64) halo;
   if (max_tile > 0)
     side = MIN (side, (gint64) max_tile);
+  /* A halo over whole lines (the recursive Gaussian) cannot be tiled:
+   * the tiles' budget is a preference, and such a layer goes whole
+   * wherever the device's largest buffer and the host's memory hold it.
+   */
+  if (side < TL_PROCESS_MIN_TILE &&
+      halo >= (guint) MAX (extent->width, extent->height))
+    {
+      guint64 most = tl_process_whole_pixels (context, pixel_size);
+
+      if (area <= most)
+        return G_MAXINT;
+      g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
+                   _("this filter needs whole lines, and a %dx%d region is "
+                     "more than one buffer of the device or a quarter of "
+                     "the memory holds (%llu pixels)"), grown.width,
+                   grown.height, (unsigned long long) most);
+      return 0;
+    }
   if (side < TL_PROCESS_MIN_TILE)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
@@ -110,8 +149,10 @@ tl_process_tile_side (TlContext           *context,
 
 typedef struct
 {
-  guint8 *data;
-  gsize   size;
+  guint8        *data;
+  gsize          size;
+  TlContext     *staged;      /* the context whose pinned memory it is */
+  TlStagingSlot  slot;
 } TlProcessBlock;
 
 static GMutex         tl_process_kept_lock;
@@ -129,6 +170,16 @@ tl_process_block_take (TlProcessBlock *block,
 {
   gint best = -1;
   gint i;
+
+  /* A GPU's pinned memory first (tl-cl-staging.c). */
+  if (block->staged)
+    {
+      block->data = tl_context_take_staging (block->staged, block->slot, bytes);
+      block->size = bytes;
+      if (block->data)
+        return TRUE;
+      block->staged = NULL;
+    }
 
   g_mutex_lock (&tl_process_kept_lock);
   for (i = 0; i < TL_PROCESS_KEPT_BLOCKS; i++)
@@ -162,6 +213,14 @@ tl_process_block_give (TlProcessBlock *block)
 {
   guint8 *spare = block->data;
   gint    i;
+
+  if (block->staged)
+    {
+      tl_context_give_staging (block->staged, block->slot);
+      block->staged = NULL;
+      block->data   = NULL;
+      return;
+    }
 
   if (block->data && block->size <= TL_PROCESS_KEPT_MAX)
     {
@@ -430,8 +489,8 @@ tl_process_tile (TlContext           *context,
 {
   const Babl             *format     = tl_codec_get_format (codec);
   gsize                   pixel_size = tl_codec_get_pixel_size (codec);
-  g_auto(TlProcessBlock)  in         = { NULL, 0 };
-  g_auto(TlProcessBlock)  out        = { NULL, 0 };
+  g_auto(TlProcessBlock)  in         = { NULL, 0, context, TL_STAGING_INPUT };
+  g_auto(TlProcessBlock)  out        = { NULL, 0, context, TL_STAGING_OUTPUT };
   GeglRectangle           area;
   TlPixels                pixels     = { 0, };
   TlRunTimes              times;
