@@ -20,6 +20,11 @@
 #include "tl-cl-private.h"
 #include "tl-fault.h"
 
+/* Pinned memory a slot keeps from one call to the next, at most: the
+ * tiles of layers up to 64 MP in 8 bits.
+ */
+#define TL_STAGING_KEPT_MAX ((gsize) 256 << 20)
+
 static void
 tl_staging_release (TlStaging *staging,
                     cl_command_queue queue)
@@ -93,7 +98,10 @@ tl_context_take_staging (TlContext     *context,
   return staging->mapped;
 }
 
-/* SLOT back to CONTEXT, kept mapped for the next tile. */
+/* SLOT back to CONTEXT, kept mapped for the next tile unless it is
+ * bigger than a process should keep pinned between calls (GIMP's
+ * process lives for hours; a 100 MP layer's tile is 400 MB).
+ */
 void
 tl_context_give_staging (TlContext     *context,
                          TlStagingSlot  slot)
@@ -102,6 +110,8 @@ tl_context_give_staging (TlContext     *context,
   g_return_if_fail (slot < TL_STAGING_SLOTS);
 
   context->staging[slot].taken = FALSE;
+  if (context->staging[slot].size > TL_STAGING_KEPT_MAX)
+    tl_staging_release (&context->staging[slot], context->queue);
 }
 
 /* Every slot unmapped and released (the context goes). */
