@@ -342,7 +342,7 @@ tl_area_unsharp_reference (const TlFilter      *filter,
   g_autofree gfloat *weights = NULL;
 
   /* The blurred image goes to out, then out = in + scale (in - out). */
-  if (tl_filter_recursive_applies (values[0].v[0]))
+  if (tl_filter_recursive_takes (values[0].v[0], pixels))
     tl_filter_recursive_reference (values[0].v[0], pixels);
   else
     {

@@ -342,7 +342,7 @@ tl_blur_reference (const TlFilter      *filter,
   gint               radius;
   g_autofree gfloat *weights = NULL;
 
-  if (tl_filter_recursive_applies (values[0].v[0]))
+  if (tl_filter_recursive_takes (values[0].v[0], pixels))
     {
       tl_filter_recursive_reference (values[0].v[0], pixels);
       return;

@@ -206,6 +206,16 @@ tl_filter_recursive_supported (TlContext *context)
   return tl_context_get_device (context)->fp64;
 }
 
+/* Whether the C reference on PIXELS blurs at STD_DEV with the recursive
+ * filter: not where it stands for a device that convolves instead.
+ */
+gboolean
+tl_filter_recursive_takes (gdouble              std_dev,
+                           const TlFloatPixels *pixels)
+{
+  return tl_filter_recursive_applies (std_dev) && ! pixels->convolve;
+}
+
 /* KERNEL over LINES lines of LENGTH pixels, PITCH pixels from one line's
  * start to the next's and STEP between a line's pixels, ITEMS_PER_LINE
  * work-items a line.

@@ -353,14 +353,16 @@ tl_filter_scratch_half (const TlCodec *codec)
 }
 
 /* The C reference on PIXELS in their storage: decoded to the working
- * format, filtered, encoded back, as the kernels do it.  FALSE with
- * ERROR, and PIXELS' output untouched, when memory runs out.
+ * format, filtered, encoded back, as the kernels do it; with CONVOLVE
+ * the blurs convolve at every standard deviation.  FALSE with ERROR,
+ * and PIXELS' output untouched, when memory runs out.
  */
-gboolean
-tl_filter_reference (const TlFilter *filter,
-                     const TlValue  *values,
-                     const TlPixels *pixels,
-                     GError        **error)
+static gboolean
+tl_filter_reference_convolving (const TlFilter *filter,
+                                const TlValue  *values,
+                                const TlPixels *pixels,
+                                gboolean        convolve,
+                                GError        **error)
 {
   TlFloatPixels      floats = { 0, };
   g_autofree gfloat *in      = NULL;
@@ -397,6 +399,7 @@ tl_filter_reference (const TlFilter *filter,
   floats.x            = pixels->x;
   floats.y            = pixels->y;
   floats.scratch_half = tl_filter_scratch_half (pixels->codec);
+  floats.convolve     = convolve;
   floats.scratch      = scratch;
   floats.in           = narrow ? in : pixels->in;
   floats.out          = narrow ? out : pixels->out;
@@ -404,4 +407,31 @@ tl_filter_reference (const TlFilter *filter,
   if (narrow)
     tl_codec_encode (pixels->codec, out, pixels->out, n);
   return TRUE;
+}
+
+/* The C reference on PIXELS in their storage, as above. */
+gboolean
+tl_filter_reference (const TlFilter *filter,
+                     const TlValue  *values,
+                     const TlPixels *pixels,
+                     GError        **error)
+{
+  return tl_filter_reference_convolving (filter, values, pixels, FALSE, error);
+}
+
+/* The C reference of what CONTEXT's device runs: where it has no double
+ * precision (rusticl's llvmpipe, unless RUSTICL_FEATURES=fp64) the blurs
+ * convolve instead of taking the recursive Gaussian, so their bits are
+ * the convolution's.
+ */
+gboolean
+tl_filter_device_reference (TlContext      *context,
+                            const TlFilter *filter,
+                            const TlValue  *values,
+                            const TlPixels *pixels,
+                            GError        **error)
+{
+  return tl_filter_reference_convolving (filter, values, pixels,
+                                         ! tl_filter_recursive_supported (context),
+                                         error);
 }

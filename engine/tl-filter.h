@@ -83,6 +83,10 @@ typedef struct
                                  * image in half precision, as the
                                  * kernels keep it for this storage
                                  * (tl_filter_scratch_half ()) */
+  gboolean      convolve;       /* the blurs convolve at every standard
+                                 * deviation, as a device without double
+                                 * precision runs them
+                                 * (tl_filter_recursive_takes ()) */
   gfloat       *scratch;        /* an image of 4 floats a pixel between
                                  * two passes, for filters with a halo
                                  * (tl_filter_reference () allocates
@@ -182,6 +186,11 @@ gboolean              tl_filter_reference        (const TlFilter  *filter,
                                                   const TlValue   *values,
                                                   const TlPixels  *pixels,
                                                   GError         **error);
+gboolean              tl_filter_device_reference (TlContext       *context,
+                                                  const TlFilter  *filter,
+                                                  const TlValue   *values,
+                                                  const TlPixels  *pixels,
+                                                  GError         **error);
 
 /* Separable convolution with clamp-to-edge borders (tl-filter-blur.c):
  * the blurs give their weights, 2 radius + 1 of them, symmetric.  The
@@ -229,6 +238,8 @@ gfloat               *tl_filter_gaussian_weights (gdouble          std_dev,
 
 gboolean              tl_filter_recursive_applies   (gdouble              std_dev);
 gboolean              tl_filter_recursive_supported (TlContext           *context);
+gboolean              tl_filter_recursive_takes     (gdouble              std_dev,
+                                                     const TlFloatPixels *pixels);
 void                  tl_filter_recursive_reference (gdouble              std_dev,
                                                      const TlFloatPixels *pixels);
 gboolean              tl_filter_recursive_cl        (TlRun               *run,
