@@ -33,6 +33,8 @@ tl_context_new (const gchar *device_spec,
   cl_int                 status = CL_SUCCESS;
   guint                  version;
 
+  g_mutex_init (&context->staging_lock);
+
   context->devices = tl_cl_list_devices (error);
   if (context->devices == NULL)
     return NULL;
@@ -150,6 +152,7 @@ tl_context_free (TlContext *context)
     clReleaseContext (context->context);
   g_free (context->build_options);
   g_clear_pointer (&context->devices, g_ptr_array_unref);
+  g_mutex_clear (&context->staging_lock);
   g_free (context);
 }
 

@@ -41,6 +41,7 @@ struct _TlContext
   GHashTable       *kernel_local;    /* cl_kernel -> its own local memory,
                                       * before any argument (guint64) */
   TlCacheStats      stats;
+  GMutex            staging_lock;    /* guards STAGING's taken flags */
   TlStaging         staging[TL_STAGING_SLOTS];
 };
 

@@ -73,9 +73,16 @@ tl_context_take_staging (TlContext     *context,
   g_return_val_if_fail (slot < TL_STAGING_SLOTS, NULL);
 
   staging = &context->staging[slot];
-  if (! tl_context_stages (context) || staging->taken ||
-      bytes > TL_STAGING_KEPT_MAX)
+  if (! tl_context_stages (context) || bytes > TL_STAGING_KEPT_MAX)
     return NULL;
+  g_mutex_lock (&context->staging_lock);
+  if (staging->taken)
+    {
+      g_mutex_unlock (&context->staging_lock);
+      return NULL;
+    }
+  staging->taken = TRUE;
+  g_mutex_unlock (&context->staging_lock);
 
   if (staging->size < bytes)
     {
@@ -93,11 +100,11 @@ tl_context_take_staging (TlContext     *context,
           g_debug ("no pinned host memory of %" G_GSIZE_FORMAT " bytes (%d): "
                    "tiles copy from their own", bytes, status);
           tl_staging_release (staging, context->queue);
+          tl_context_give_staging (context, slot);
           return NULL;
         }
       staging->size = bytes;
     }
-  staging->taken = TRUE;
   return staging->mapped;
 }
 
@@ -109,7 +116,9 @@ tl_context_give_staging (TlContext     *context,
   g_return_if_fail (context != NULL);
   g_return_if_fail (slot < TL_STAGING_SLOTS);
 
+  g_mutex_lock (&context->staging_lock);
   context->staging[slot].taken = FALSE;
+  g_mutex_unlock (&context->staging_lock);
 }
 
 /* Every slot unmapped and released (the context goes). */
