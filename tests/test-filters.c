@@ -734,6 +734,7 @@ test_recursive_accuracy (void)
           g_assert_cmpfloat (mean, <=, TL_TEST_RECURSIVE_MEAN);
         }
       g_free ((gpointer) pixels.in);
+      g_free (pixels.scratch);
     }
 }
 
