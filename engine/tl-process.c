@@ -135,7 +135,6 @@ tl_process_tile_side (TlContext           *context,
   return (gint) side;
 }
 
-
 /* Host memory kept from one tile to the next, and from one call to the
  * next.  Memory the process has not touched before costs a page fault
  * and a page of zeroes a page: a 3840x2160 8-bit layer's 33 MB took
@@ -158,7 +157,8 @@ typedef struct
 static GMutex         tl_process_kept_lock;
 static TlProcessBlock tl_process_kept[TL_PROCESS_KEPT_BLOCKS];
 
-/* At least BYTES into BLOCK: the smallest kept block that holds them,
+/* At least BYTES into BLOCK: the pinned memory of BLOCK's context where
+ * it has some (a GPU's), else the smallest kept block that holds them,
  * else fresh memory, whose size FRESH gains.  FALSE with ERROR when
  * there is none.
  */
