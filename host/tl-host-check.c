@@ -20,6 +20,25 @@ tl_host_check_overlay_mode (const TlHostSettings *settings,
                                       mode, error);
 }
 
+/* Whether SETTINGS' work-group shape is auto (0 x 0) or both sides. */
+gboolean
+tl_host_check_shape (const TlHostSettings *settings,
+                     GError              **error)
+{
+  g_return_val_if_fail (settings != NULL, FALSE);
+
+  if ((settings->shape[0] == 0) != (settings->shape[1] == 0) ||
+      settings->shape[0] < 0 || settings->shape[1] < 0)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                   _("work-group shape %dx%d: shape-width and shape-height "
+                     "must both be 0 (auto) or both positive"),
+                   settings->shape[0], settings->shape[1]);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* Whether SETTINGS can run FILTER (NULL: the thread map) on any device:
  * the filter's values, the dispatch's pairs and the overlay's rules.
  */
@@ -42,15 +61,8 @@ tl_host_check_settings (const TlFilter       *filter,
   if (filter && ! tl_filter_check_values (filter, settings->values, error))
     return FALSE;
 
-  if ((settings->shape[0] == 0) != (settings->shape[1] == 0) ||
-      settings->shape[0] < 0 || settings->shape[1] < 0)
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                   _("work-group shape %dx%d: shape-width and shape-height "
-                     "must both be 0 (auto) or both positive"),
-                   settings->shape[0], settings->shape[1]);
-      return FALSE;
-    }
+  if (! tl_host_check_shape (settings, error))
+    return FALSE;
 
   if (filter == NULL && settings->overlay <= 0)
     {

@@ -16,6 +16,8 @@
 
 G_BEGIN_DECLS
 
+gboolean tl_host_check_shape    (const TlHostSettings *settings,
+                                 GError              **error);
 gboolean tl_host_check_settings (const TlFilter       *filter,
                                  const TlHostSettings *settings,
                                  GError              **error);

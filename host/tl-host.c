@@ -535,19 +535,14 @@ tl_host_settings_to_choice (const TlHostSettings *settings,
 {
   g_return_val_if_fail (settings != NULL && choice != NULL, FALSE);
 
+  if (! tl_host_check_shape (settings, error))
+    return FALSE;
   tl_choice_init (choice);
-  if (settings->shape[0] > 0 && settings->shape[1] > 0)
+  if (settings->shape[0] > 0)
     {
       choice->shape_kind = TL_SHAPE_CUSTOM;
       choice->shape[0]   = settings->shape[0];
       choice->shape[1]   = settings->shape[1];
-    }
-  else if (settings->shape[0] != 0 || settings->shape[1] != 0)
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                   _("work-group shape %dx%d: both sides must be 0 (auto) or "
-                     "both positive"), settings->shape[0], settings->shape[1]);
-      return FALSE;
     }
   choice->mode            = settings->mode;
   choice->swizzle         = MAX (settings->swizzle, 0);
