@@ -735,6 +735,7 @@ cli_overlay (gint    argc,
   static gchar  *filter_name = NULL;
   static gchar  *dump_ids = NULL;
   static gdouble opacity = 0.5;
+  static gboolean on_host = FALSE;
   static GOptionEntry entries[] =
   {
     { "by", 0, 0, G_OPTION_ARG_STRING, &by,
@@ -750,6 +751,9 @@ cli_overlay (gint    argc,
          "default: the overlay kernel's own)"), "FILTER" },
     { "dump-ids", 0, 0, G_OPTION_ARG_FILENAME, &dump_ids,
       N_("Also write every pixel's IDs as JSON"), "FILE.json" },
+    { "on-host", 0, 0, G_OPTION_ARG_NONE, &on_host,
+      N_("Draw the map on the CPU with the C renderer, the device's "
+         "reference (default: on the device, as in GIMP)"), NULL },
     { NULL }
   };
   GOptionContext         *options = cli_options_new (N_("IN OUT - draw the thread map over an image"));
@@ -817,15 +821,37 @@ cli_overlay (gint    argc,
                          tl_image_get_height (image), &limits, &plan, &error))
     return cli_fail (g_steal_pointer (&error));
 
-  map = tl_overlay_run (context, &plan, limits.simd_width, &error);
-  if (map == NULL)
-    return cli_fail (g_steal_pointer (&error));
+  if (on_host)
+    {
+      map = tl_overlay_run (context, &plan, limits.simd_width, &error);
+      if (map == NULL)
+        return cli_fail (g_steal_pointer (&error));
 
-  pixels = tl_image_get_pixels (image, "R'G'B'A float", &error);
-  if (pixels == NULL ||
-      ! tl_overlay_render (map, mode, style, opacity, pixels, pixels, &error))
-    return cli_fail (g_steal_pointer (&error));
-  tl_image_set_pixels (image, "R'G'B'A float", pixels);
+      pixels = tl_image_get_pixels (image, "R'G'B'A float", &error);
+      if (pixels == NULL ||
+          ! tl_overlay_render (map, mode, style, opacity, pixels, pixels,
+                               &error))
+        return cli_fail (g_steal_pointer (&error));
+      tl_image_set_pixels (image, "R'G'B'A float", pixels);
+    }
+  else
+    {
+      /* In the image's own storage where it can be, as in GIMP. */
+      g_autoptr(TlCodec) storage = tl_overlay_codec_new (tl_image_get_format (image),
+                                                         &error);
+      g_autofree gpointer stored = NULL;
+
+      stored = storage ? tl_image_get_stored (image,
+                                              tl_codec_get_format (storage),
+                                              &error) : NULL;
+      if (stored)
+        map = tl_overlay_draw (context, &plan, limits.simd_width, mode, style,
+                               opacity, storage, stored, stored,
+                               dump_ids != NULL, &error);
+      if (map == NULL)
+        return cli_fail (g_steal_pointer (&error));
+      tl_image_set_stored (image, tl_codec_get_format (storage), stored);
+    }
 
   /* The IDs first: if the image cannot be written, neither file stays. */
   if (dump_ids && ! tl_overlay_map_save_json (map, dump_ids, &error))

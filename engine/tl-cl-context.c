@@ -121,6 +121,19 @@ tl_context_new (const gchar *device_spec,
       g_free (context->build_options);
       context->build_options = options;
     }
+  /* A developer's knob (build-aux/kernel-info): more options for the
+   * driver, such as NVIDIA's -cl-nv-verbose.  They are part of the
+   * program cache's key.
+   */
+  if (g_getenv ("THREADLENS_BUILD_OPTIONS"))
+    {
+      gchar *options = g_strconcat (context->build_options, " ",
+                                    g_getenv ("THREADLENS_BUILD_OPTIONS"),
+                                    NULL);
+
+      g_free (context->build_options);
+      context->build_options = options;
+    }
 
   context->programs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                              tl_context_release_program);

@@ -11,6 +11,7 @@
 #define TL_OVERLAY_PRIVATE_H
 
 #include "tl-overlay.h"
+#include "tl-run.h"
 
 G_BEGIN_DECLS
 
@@ -25,10 +26,47 @@ struct _TlOverlayMap
   guint                simd_width;
   gboolean             measured;      /* from a device: tickets are known */
   gchar               *device;        /* NULL for a model */
-  guint32             *pixels;        /* TL_OVERLAY_PIXEL_WORDS per pixel */
+  guint32             *pixels;        /* TL_OVERLAY_PIXEL_WORDS per pixel;
+                                       * NULL where it was drawn on the
+                                       * device (tl-overlay-draw.c) */
   guint32             *groups;        /* TL_OVERLAY_GROUP_WORDS per group,
                                        * by launch index */
 };
+
+/* Called by tl_overlay_run_windows () after the overlay kernel wrote
+ * ROWS rows of the map from FIRST_ROW into WINDOW on the device; GROUPS
+ * holds the groups' records.
+ */
+typedef gboolean (* TlOverlayWindowFunc) (TlRun              *run,
+                                          const TlOverlayMap *map,
+                                          cl_mem              window,
+                                          cl_mem              groups,
+                                          guint               first_row,
+                                          guint               rows,
+                                          gpointer            data,
+                                          GError            **error);
+
+TlOverlayMap *tl_overlay_run_windows   (TlContext           *context,
+                                        const TlPlan        *plan,
+                                        guint                simd_width,
+                                        gboolean             keep_pixels,
+                                        TlOverlayWindowFunc  window,
+                                        gpointer             window_data,
+                                        GError             **error);
+void          tl_overlay_set_unwritten (const TlOverlayMap  *map,
+                                        gsize                index,
+                                        GError             **error);
+gfloat       *tl_overlay_colours       (const TlOverlayMap  *map,
+                                        TlOverlayMode        mode,
+                                        guint               *n_colours,
+                                        GError             **error);
+gboolean      tl_overlay_check_mode    (const TlOverlayMap  *map,
+                                        TlOverlayMode        mode,
+                                        TlOverlayStyle       style,
+                                        gdouble              opacity,
+                                        GError             **error);
+gfloat        tl_overlay_hatch_alpha   (gdouble              opacity);
+gboolean      tl_overlay_outlined      (const TlPlan        *plan);
 
 G_END_DECLS
 

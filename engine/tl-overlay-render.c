@@ -11,6 +11,7 @@
 #include <gegl.h>
 #include <glib/gi18n-lib.h>
 
+#include "tl-alloc.h"
 #include "tl-error.h"
 #include "tl-overlay-private.h"
 
@@ -211,6 +212,21 @@ tl_overlay_inverted (TlOverlayMode       mode,
     }
 }
 
+/* Whether PLAN's groups are big enough to outline. */
+gboolean
+tl_overlay_outlined (const TlPlan *plan)
+{
+  return plan->local[0] * plan->pixels_per_item >= TL_OVERLAY_MIN_OUTLINED &&
+         plan->local[1] >= TL_OVERLAY_MIN_OUTLINED;
+}
+
+/* The alpha of an edge group's hatching. */
+gfloat
+tl_overlay_hatch_alpha (gdouble opacity)
+{
+  return MIN (1.0, opacity * 1.5);
+}
+
 /* The first row or column of pixels of a work-group. */
 static gboolean
 tl_overlay_on_edge (const TlPlan       *plan,
@@ -221,8 +237,59 @@ tl_overlay_on_edge (const TlPlan       *plan,
   guint k = plan->pixels_per_item;
 
   return ((ids->local[0] == 0 && x % k == 0) || ids->local[1] == 0) &&
-         plan->local[0] * k >= TL_OVERLAY_MIN_OUTLINED &&
-         plan->local[1] >= TL_OVERLAY_MIN_OUTLINED;
+         tl_overlay_outlined (plan);
+}
+
+/* MODE's colours as tl_overlay_colour () picks them, 4 floats each (the
+ * last unused), for the device's drawing (tl-overlay-draw.c), indexed by
+ * what MODE shows: the palette entry of a work-group ((gx + 3 gy) % 7)
+ * or SIMD group (% 7), the lane, the ticket, the compute unit.
+ */
+gfloat *
+tl_overlay_colours (const TlOverlayMap *map,
+                    TlOverlayMode       mode,
+                    guint              *n_colours,
+                    GError            **error)
+{
+  guint64       n = 7;
+  guint64       k;
+  gfloat       *colours;
+
+  g_return_val_if_fail (map != NULL && n_colours != NULL, NULL);
+
+  if (mode == TL_OVERLAY_LANE)
+    n = MAX (MAX (map->simd_width, 1),
+             (guint64) map->plan.local[0] * map->plan.local[1]);
+  else if (mode == TL_OVERLAY_LAUNCH_ORDER)
+    n = map->plan.group_count;
+  else if (mode == TL_OVERLAY_COMPUTE_UNIT)
+    for (k = 0, n = 0; k < map->plan.group_count; k++)
+      {
+        guint32 unit = map->groups[k * TL_OVERLAY_GROUP_WORDS + 3];
+
+        if (unit != TL_OVERLAY_UNKNOWN)
+          n = MAX (n, (guint64) unit + 1);
+      }
+  if (n > G_MAXUINT)
+    n = G_MAXUINT;
+
+  colours = tl_alloc_n (MAX (n, 1), 4 * sizeof (gfloat), error);
+  if (colours == NULL)
+    return NULL;
+  for (k = 0; k < n; k++)
+    {
+      TlOverlayIds ids = { { 0, } };
+
+      ids.group[0]     = k;
+      ids.simd_group   = k;
+      ids.lane         = k;
+      ids.ticket       = k;
+      ids.compute_unit = k;
+      tl_overlay_colour (map, mode, &ids, colours + 4 * k);
+      colours[4 * k + 3] = 0.0f;
+    }
+  *n_colours = n;
+  return colours;
 }
 
 /* The overlay's own rules, before any map exists: every caller (the
@@ -280,7 +347,7 @@ tl_overlay_check_device (const TlDevice *device,
   return FALSE;
 }
 
-static gboolean
+gboolean
 tl_overlay_check_mode (const TlOverlayMap *map,
                        TlOverlayMode       mode,
                        TlOverlayStyle      style,
@@ -360,7 +427,7 @@ tl_overlay_render_rows (const GeglRectangle *rows,
           {
             for (c = 0; c < 3; c++)
               rgb[c] *= 0.15f;
-            alpha = MIN (1.0, draw->opacity * 1.5);
+            alpha = tl_overlay_hatch_alpha (draw->opacity);
           }
         else if (draw->mode != TL_OVERLAY_WORK_GROUP &&
                  tl_overlay_on_edge (plan, x, y, &ids))

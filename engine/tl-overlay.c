@@ -53,26 +53,30 @@ tl_overlay_simd_source_describe (TlOverlaySimdSource source)
  */
 static TlOverlayMap *
 tl_overlay_map_new (const TlPlan *plan,
+                    gboolean      with_pixels,
                     GError      **error)
 {
   TlOverlayMap *map    = g_new0 (TlOverlayMap, 1);
   gsize         pixels = (gsize) plan->width * plan->height;
 
   map->plan   = *plan;
-  map->pixels = tl_alloc_n (pixels, TL_OVERLAY_PIXEL_WORDS * sizeof (guint32),
-                            error);
-  map->groups = map->pixels ?
+  if (with_pixels)
+    map->pixels = tl_alloc_n (pixels, TL_OVERLAY_PIXEL_WORDS * sizeof (guint32),
+                              error);
+  map->groups = map->pixels || ! with_pixels ?
                 tl_alloc_n (plan->group_count,
                             TL_OVERLAY_GROUP_WORDS * sizeof (guint32), error) :
                 NULL;
-  if (map->pixels == NULL || map->groups == NULL)
+  if ((with_pixels && map->pixels == NULL) || map->groups == NULL)
     {
       tl_overlay_map_free (map);
       return NULL;
     }
 
   /* All ones: what the kernel never wrote stands out. */
-  memset (map->pixels, 0xFF, pixels * TL_OVERLAY_PIXEL_WORDS * sizeof (guint32));
+  if (map->pixels)
+    memset (map->pixels, 0xFF,
+            pixels * TL_OVERLAY_PIXEL_WORDS * sizeof (guint32));
   memset (map->groups, 0xFF,
           plan->group_count * TL_OVERLAY_GROUP_WORDS * sizeof (guint32));
 
@@ -146,35 +150,15 @@ tl_overlay_read (TlRun       *run,
   return TRUE;
 }
 
-static gboolean
-tl_overlay_write (TlRun       *run,
-                  cl_mem       buffer,
-                  gsize        size,
-                  const void  *data,
-                  GError     **error)
-{
-  cl_int status;
-
-  status = TL_CL (clEnqueueWriteBuffer, tl_context_get_queue (tl_run_get_context (run)),
-                  buffer, CL_TRUE, 0, size, data, 0, NULL, NULL);
-  if (status != CL_SUCCESS)
-    {
-      tl_cl_set_error (error, status, _("clearing the thread map on the device"));
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* A pixel or group the kernel did not write means the launches did not
- * cover the plan: say so rather than draw garbage.
+/* A group the kernel did not record means the launches did not cover
+ * the plan: say so rather than draw garbage.
  */
 static gboolean
-tl_overlay_check (const TlOverlayMap *map,
-                  guint               tickets,
-                  GError            **error)
+tl_overlay_check_groups (const TlOverlayMap *map,
+                         guint               tickets,
+                         GError            **error)
 {
   const TlPlan *plan = &map->plan;
-  gsize         n    = (gsize) plan->width * plan->height;
   gsize         i;
 
   if (tickets != plan->group_count)
@@ -193,29 +177,76 @@ tl_overlay_check (const TlOverlayMap *map,
                        "order unrecorded"), i);
         return FALSE;
       }
+  return TRUE;
+}
+
+/* Likewise for a pixel. */
+static gboolean
+tl_overlay_check_pixels (const TlOverlayMap *map,
+                         GError            **error)
+{
+  const TlPlan *plan = &map->plan;
+  gsize         n    = (gsize) plan->width * plan->height;
+  gsize         i;
 
   for (i = 0; i < n; i++)
     if (map->pixels[i * TL_OVERLAY_PIXEL_WORDS] >= plan->group_count)
       {
-        g_set_error (error, TL_ERROR, TL_ERROR_OPENCL,
-                     _("the overlay kernel left pixel %zu,%zu unwritten"),
-                     i % plan->width,
-                     i / plan->width);
+        tl_overlay_set_unwritten (map, i, error);
         return FALSE;
       }
+  return TRUE;
+}
 
+/* The error for pixel INDEX of MAP, which the overlay kernel missed. */
+void
+tl_overlay_set_unwritten (const TlOverlayMap *map,
+                          gsize               index,
+                          GError            **error)
+{
+  g_set_error (error, TL_ERROR, TL_ERROR_OPENCL,
+               _("the overlay kernel left pixel %zu,%zu unwritten"),
+               index % map->plan.width, index / map->plan.width);
+}
+
+/* Fills BUFFER with all ones on the device: what the kernel never
+ * writes stands out.
+ */
+static gboolean
+tl_overlay_clear_window (TlRun   *run,
+                         cl_mem   buffer,
+                         gsize    size,
+                         GError **error)
+{
+  const cl_uint ones = TL_OVERLAY_UNKNOWN;
+  cl_int        status;
+
+  status = TL_CL (clEnqueueFillBuffer,
+                  tl_context_get_queue (tl_run_get_context (run)), buffer,
+                  &ones, sizeof (ones), 0, size, 0, NULL, NULL);
+  if (status != CL_SUCCESS)
+    {
+      tl_cl_set_error (error, status, _("clearing the thread map on the device"));
+      return FALSE;
+    }
   return TRUE;
 }
 
 /* Runs the thread map under PLAN.  SIMD_WIDTH is the P used where SIMD
  * groups and lanes are derived (0: the overlay kernel's preferred
  * work-group size multiple); devices with sub-groups or PTX ignore it.
+ * The map is made a window of rows at a time on the device; after each,
+ * WINDOW (if any) is called with the groups already read and checked,
+ * and with KEEP_PIXELS the window's words come back into the map.
  */
 TlOverlayMap *
-tl_overlay_run (TlContext     *context,
-                const TlPlan  *plan,
-                guint          simd_width,
-                GError       **error)
+tl_overlay_run_windows (TlContext          *context,
+                        const TlPlan       *plan,
+                        guint               simd_width,
+                        gboolean            keep_pixels,
+                        TlOverlayWindowFunc window,
+                        gpointer            window_data,
+                        GError            **error)
 {
   g_autoptr(TlOverlayMap) map  = NULL;
   g_autoptr(TlRun)        run  = NULL;
@@ -259,7 +290,7 @@ tl_overlay_run (TlContext     *context,
     }
 
   p   = simd_width ? simd_width : limits.simd_width;
-  map = tl_overlay_map_new (plan, error);
+  map = tl_overlay_map_new (plan, keep_pixels, error);
   if (map == NULL)
     return NULL;
   run = tl_run_new (context, "overlay", plan);
@@ -278,8 +309,7 @@ tl_overlay_run (TlContext     *context,
   pixel_size = window_rows * row_size;
   group_size = plan->group_count * TL_OVERLAY_GROUP_WORDS * sizeof (guint32);
 
-  pixels = tl_run_new_buffer (run, CL_MEM_READ_WRITE, pixel_size, map->pixels,
-                              error);
+  pixels = tl_run_new_buffer (run, CL_MEM_READ_WRITE, pixel_size, NULL, error);
   groups = pixels ? tl_run_new_buffer (run, CL_MEM_READ_WRITE, group_size,
                                        map->groups, error) : NULL;
   info   = groups ? tl_run_new_buffer (run, CL_MEM_READ_WRITE,
@@ -297,37 +327,51 @@ tl_overlay_run (TlContext     *context,
 
   for (row = 0; row < (gint) plan->height; row += window_rows)
     {
-      gsize    rows   = MIN ((guint) window_rows, plan->height - row);
-      guint32 *window = map->pixels + (gsize) row * plan->width *
-                                      TL_OVERLAY_PIXEL_WORDS;
-      cl_uint  record = row == 0;
+      gsize   rows   = MIN ((guint) window_rows, plan->height - row);
+      cl_uint record = row == 0;
 
-      /* Each window starts all ones, as the map does, so that a pixel
-       * the kernel missed still shows.
-       */
-      if (row > 0 &&
-          ! tl_overlay_write (run, pixels, rows * row_size, window, error))
-        return NULL;
       tl_run_set_row_base (run, row);
-      if (! tl_run_set_arg (run, kernel, 6, sizeof (cl_uint), &record, error) ||
-          ! tl_run_enqueue (run, kernel, 3, error) ||
-          ! tl_overlay_read (run, pixels, rows * row_size, window, error))
+      if (! tl_overlay_clear_window (run, pixels, rows * row_size, error) ||
+          ! tl_run_set_arg (run, kernel, 6, sizeof (cl_uint), &record, error) ||
+          ! tl_run_enqueue (run, kernel, 3, error))
+        return NULL;
+
+      /* The groups are whole after the first window. */
+      if (row == 0 &&
+          (! tl_overlay_read (run, groups, group_size, map->groups, error) ||
+           ! tl_overlay_read (run, info, sizeof (info_data), info_data, error) ||
+           ! tl_overlay_check_groups (map, info_data[0], error)))
+        return NULL;
+      map->simd_width  = info_data[1];
+      map->simd_source = MIN (info_data[2], TL_OVERLAY_SIMD_PTX);
+      map->measured    = TRUE;
+      if (map->device == NULL)
+        map->device = g_strdup (tl_context_get_device (context)->name);
+
+      if (keep_pixels &&
+          ! tl_overlay_read (run, pixels, rows * row_size,
+                             map->pixels + (gsize) row * plan->width *
+                                           TL_OVERLAY_PIXEL_WORDS, error))
+        return NULL;
+      if (window &&
+          ! window (run, map, pixels, groups, row, rows, window_data, error))
         return NULL;
     }
 
-  if (! tl_overlay_read (run, groups, group_size, map->groups, error) ||
-      ! tl_overlay_read (run, info, sizeof (info_data), info_data, error))
+  if (keep_pixels && ! tl_overlay_check_pixels (map, error))
     return NULL;
-
-  if (! tl_overlay_check (map, info_data[0], error))
-    return NULL;
-
-  map->simd_width  = info_data[1];
-  map->simd_source = MIN (info_data[2], TL_OVERLAY_SIMD_PTX);
-  map->measured    = TRUE;
-  map->device      = g_strdup (tl_context_get_device (context)->name);
 
   return g_steal_pointer (&map);
+}
+
+TlOverlayMap *
+tl_overlay_run (TlContext     *context,
+                const TlPlan  *plan,
+                guint          simd_width,
+                GError       **error)
+{
+  return tl_overlay_run_windows (context, plan, simd_width, TRUE, NULL, NULL,
+                                 error);
 }
 
 /* What the kernel must write, from the plan alone: everything but the
@@ -344,7 +388,7 @@ tl_overlay_model (const TlPlan *plan,
   g_return_val_if_fail (plan != NULL && simd_width > 0, NULL);
   g_return_val_if_fail (plan->local[0] > 0 && plan->local[1] > 0, NULL);
 
-  map = tl_overlay_map_new (plan, NULL);
+  map = tl_overlay_map_new (plan, TRUE, NULL);
   if (map == NULL)
     return NULL;
   map->simd_source = TL_OVERLAY_SIMD_DERIVED;
@@ -491,6 +535,7 @@ tl_overlay_map_get_ids (const TlOverlayMap *map,
   const guint32 *pixel;
 
   g_return_if_fail (map != NULL && ids != NULL);
+  g_return_if_fail (map->pixels != NULL);
   g_return_if_fail (x < map->plan.width && y < map->plan.height);
 
   pixel = map->pixels + ((gsize) y * map->plan.width + x) *

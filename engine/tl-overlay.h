@@ -100,6 +100,19 @@ TlOverlayMap       *tl_overlay_run                 (TlContext           *context
                                                     const TlPlan        *plan,
                                                     guint                simd_width,
                                                     GError             **error);
+TlCodec            *tl_overlay_codec_new           (const Babl          *layer_format,
+                                                    GError             **error);
+TlOverlayMap       *tl_overlay_draw                (TlContext           *context,
+                                                    const TlPlan        *plan,
+                                                    guint                simd_width,
+                                                    TlOverlayMode        mode,
+                                                    TlOverlayStyle       style,
+                                                    gdouble              opacity,
+                                                    const TlCodec       *codec,
+                                                    gconstpointer        in,
+                                                    gpointer             out,
+                                                    gboolean             keep_pixels,
+                                                    GError             **error);
 TlOverlayMap       *tl_overlay_model               (const TlPlan        *plan,
                                                     guint                simd_width);
 void                tl_overlay_map_free            (TlOverlayMap        *map);

@@ -474,6 +474,25 @@ tl_process_read_area (GeglBuffer          *source,
   return pixels;
 }
 
+/* PIXELS (AREA's pixels in FORMAT, rows packed) into BUFFER, on GEGL's
+ * threads as tiles are.
+ */
+gboolean
+tl_process_write_area (GeglBuffer          *buffer,
+                       const GeglRectangle *area,
+                       const Babl          *format,
+                       gconstpointer        pixels,
+                       GError             **error)
+{
+  g_return_val_if_fail (GEGL_IS_BUFFER (buffer) && area != NULL, FALSE);
+  g_return_val_if_fail (format != NULL && pixels != NULL, FALSE);
+
+  return tl_process_copy (buffer, area, format, (guint8 *) pixels,
+                          (gsize) area->width *
+                          babl_format_get_bytes_per_pixel (format), TRUE,
+                          error);
+}
+
 static gboolean
 tl_process_tile (TlContext           *context,
                  const TlFilter      *filter,

@@ -50,6 +50,11 @@ gboolean  tl_process_region        (TlContext           *context,
                                     gpointer             progress_data,
                                     TlProcessReport     *report,
                                     GError             **error);
+gboolean  tl_process_write_area    (GeglBuffer          *buffer,
+                                    const GeglRectangle *area,
+                                    const Babl          *format,
+                                    gconstpointer        pixels,
+                                    GError             **error);
 gpointer  tl_process_read_area     (GeglBuffer          *source,
                                     const GeglRectangle *region,
                                     guint                halo,

@@ -38,8 +38,8 @@ tl_host_add_overlay_layer (const TlHostGimp    *gimp,
 
   layer  = gimp->add_layer (image, drawable, overlay->title, &overlay->area);
   buffer = gimp->get_buffer (layer);
-  gegl_buffer_set (buffer, &whole, 0, babl_format ("R'G'B'A float"),
-                   overlay->pixels, GEGL_AUTO_ROWSTRIDE);
+  gegl_buffer_set (buffer, &whole, 0, overlay->format, overlay->pixels,
+                   GEGL_AUTO_ROWSTRIDE);
   g_object_unref (buffer);
   gimp->update (layer, &whole);
 }

@@ -719,44 +719,69 @@ tl_host_plan_map (TlContext            *context,
 }
 
 /* The thread map of the dispatch that ran (or would run) FILTER's kernels
- * (NULL: the overlay kernel's own) over AREA, drawn over IMAGE (R'G'B'A
- * float of AREA) as the settings ask.
+ * (NULL: the overlay kernel's own) over REGION of SOURCE, drawn on the
+ * device as the settings ask, in the layer's own storage where the
+ * codec has one.  FILTERED (or NULL) holds what the filter made of
+ * INNER, a part of REGION, which the checkerboard shows there.
  */
 static gboolean
 tl_host_draw_map (TlContext            *context,
                   const TlHostSettings *settings,
                   const TlFilter       *filter,
                   const TlCodec        *codec,
-                  const GeglRectangle  *area,
-                  const gfloat         *image,
+                  GeglBuffer           *source,
+                  const GeglRectangle  *region,
+                  GeglBuffer           *filtered,
+                  const GeglRectangle  *inner,
                   TlHostOverlay        *overlay,
                   GError              **error)
 {
-  g_autoptr(TlOverlayMap) map = NULL;
+  g_autoptr(TlOverlayMap) map   = NULL;
+  g_autoptr(TlCodec)      pixel = NULL;
+  g_autofree guint8      *image = NULL;
   TlOverlayMode           mode;
   TlOverlayStyle          style;
   TlLimits                limits;
   TlPlan                  plan;
+  GeglRectangle           area;
 
-  if (! tl_host_plan_map (context, settings, filter, codec, area->width,
-                          area->height, &mode, &style, &limits, &plan, error))
-    return FALSE;
-  map = tl_overlay_run (context, &plan, limits.simd_width, error);
-  if (map == NULL)
+  if (! tl_host_plan_map (context, settings, filter, codec, region->width,
+                          region->height, &mode, &style, &limits, &plan, error))
     return FALSE;
 
-  overlay->area   = *area;
-  overlay->pixels = tl_alloc_n ((gsize) area->width * area->height,
-                                4 * sizeof (gfloat), error);
-  if (overlay->pixels == NULL)
+  pixel = tl_overlay_codec_new (gegl_buffer_get_format (source), error);
+  if (pixel == NULL)
     return FALSE;
+
   /* A tint goes on its own layer, alone, so GIMP composites it and the
    * user can change its opacity; the checkerboard inverts the image
    * itself, so it needs the pixels.
    */
-  if (! tl_overlay_render (map, mode, style, settings->overlay_opacity,
-                           style == TL_OVERLAY_TINT ? NULL : image,
-                           overlay->pixels, error))
+  if (style == TL_OVERLAY_CHECKERBOARD)
+    {
+      gsize pixel_size = tl_codec_get_pixel_size (pixel);
+
+      image = tl_process_read_area (source, region, 0,
+                                    tl_codec_get_format (pixel), &area, error);
+      if (image == NULL)
+        return FALSE;
+      if (filtered)
+        gegl_buffer_get (filtered, inner, 1.0, tl_codec_get_format (pixel),
+                         image + ((gsize) (inner->y - area.y) * area.width +
+                                  (inner->x - area.x)) * pixel_size,
+                         area.width * pixel_size, GEGL_ABYSS_NONE);
+    }
+
+  overlay->area   = *region;
+  overlay->format = tl_codec_get_format (pixel);
+  overlay->pixels = tl_alloc_n ((gsize) region->width * region->height,
+                                tl_codec_get_pixel_size (pixel), error);
+  if (overlay->pixels == NULL)
+    return FALSE;
+  map = tl_overlay_draw (context, &plan, limits.simd_width, mode, style,
+                         settings->overlay_opacity, pixel, image,
+                         overlay->pixels, FALSE, error);
+  if (map == NULL)
     {
       tl_host_overlay_clear (overlay);
       return FALSE;
@@ -896,27 +921,23 @@ tl_host_process (const TlHostSettings *settings,
   if (map)
     {
       g_autoptr(TlCodec) codec = NULL;
-      g_autofree gfloat *shown = NULL;
-      GeglRectangle      area;
+      guint              halo  = tl_filter_halo (filter, settings->values);
+      GeglRectangle      area  = { region->x - (gint) halo,
+                                   region->y - (gint) halo,
+                                   region->width + 2 * (gint) halo,
+                                   region->height + 2 * (gint) halo };
 
       /* The map of the dispatch over the filtered area: the region grown
        * by the halo, shown as filtered where the region is.
        */
+      gegl_rectangle_intersect (&area, &area, gegl_buffer_get_extent (source));
       codec = tl_codec_new (gegl_buffer_get_format (source), filter->format,
                             error);
-      shown = codec ? tl_process_read_area (source, region,
-                                         tl_filter_halo (filter, settings->values),
-                                         babl_format ("R'G'B'A float"), &area,
-                                         error) : NULL;
-      if (shown == NULL)
+      if (codec == NULL)
         return FALSE;
-      gegl_buffer_get (target, region, 1.0, babl_format ("R'G'B'A float"),
-                       shown + ((gsize) (region->y - area.y) * area.width +
-                                (region->x - area.x)) * 4,
-                       area.width * 4 * sizeof (gfloat), GEGL_ABYSS_NONE);
       tl_host_report (progress, progress_data, 0.9, _("ThreadLens: thread map"));
-      if (! tl_host_draw_map (context, settings, filter, codec, &area, shown,
-                              overlay, error))
+      if (! tl_host_draw_map (context, settings, filter, codec, source, &area,
+                              target, region, overlay, error))
         return FALSE;
     }
 
@@ -1025,8 +1046,6 @@ tl_host_thread_map_for (const TlHostSettings *settings,
 {
   TlContext           *context;
   g_autoptr(TlCodec)   codec   = NULL;
-  g_autofree gfloat   *image   = NULL;
-  GeglRectangle        area;
 
   g_return_val_if_fail (settings != NULL && overlay != NULL, FALSE);
   g_return_val_if_fail (GEGL_IS_BUFFER (source), FALSE);
@@ -1037,14 +1056,9 @@ tl_host_thread_map_for (const TlHostSettings *settings,
   if (context == NULL)
     return FALSE;
 
-  image = tl_process_read_area (source, region, 0, babl_format ("R'G'B'A float"),
-                             &area, error);
-  if (image == NULL)
-    return FALSE;
-
   tl_host_report (progress, progress_data, 0.5, _("ThreadLens: thread map"));
-  if (! tl_host_draw_map (context, settings, filter, codec, &area, image,
-                          overlay, error))
+  if (! tl_host_draw_map (context, settings, filter, codec, source, region,
+                          NULL, NULL, overlay, error))
     return FALSE;
   tl_host_report (progress, progress_data, 1.0, _("ThreadLens: thread map"));
 

@@ -76,12 +76,14 @@ typedef struct
 } TlHostSettings;
 
 /* A thread map to put on a new layer: AREA of the drawable (the region the
- * kernels ran on), R'G'B'A float pixels, the layer's name.
+ * kernels ran on), its pixels in FORMAT (the layer's storage with alpha,
+ * or R'G'B'A float), the layer's name.
  */
 typedef struct
 {
   GeglRectangle  area;
-  gfloat        *pixels;
+  const Babl    *format;
+  gpointer       pixels;
   gchar         *title;
   gchar         *legend;
 } TlHostOverlay;

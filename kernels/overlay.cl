@@ -133,3 +133,113 @@ tl_thread_map (global uint          *pixels,
       pixels[3 * p + 2] = simd | lane << 16;
     }
 }
+
+/* The map drawn where it was made, so that only finished pixels come
+ * back: engine/tl-overlay-render.c's rules, one for one, over a window
+ * of the map's rows.  The colours come from the host's own palette
+ * (tl_overlay_colours ()), indexed by what each mode shows, so no
+ * colour is computed twice; the blend is the same float arithmetic
+ * without contraction (tl-pixel.h), so the bits equal the C renderer's.
+ * Built only on request: "overlay:tl_thread_draw@u8".
+ */
+#if defined (TL_KERNEL_tl_thread_draw)
+
+#pragma OPENCL FP_CONTRACT OFF
+
+#define TL_DRAW_WORK_GROUP   0u
+#define TL_DRAW_SIMD_GROUP   1u
+#define TL_DRAW_LANE         2u
+#define TL_DRAW_LAUNCH_ORDER 3u
+#define TL_DRAW_CHECKERBOARD 1u
+
+kernel void
+tl_thread_draw (global const uint     *map,
+                global const uint     *groups,
+                global const float4   *colours,
+                global const tl_pixel *in,
+                global tl_pixel       *out,
+                global const float    *codec,
+                global volatile uint  *missed,
+                int                    width,
+                int                    rows,
+                int                    row_base,
+                uint                   mode,
+                uint                   style,
+                uint                   n_colours,
+                uint                   group_count,
+                uint                   pixels_per_item,
+                uint                   outline,
+                uint                   with_image,
+                float                  opacity,
+                float                  hatch_alpha)
+{
+  int                x = get_global_id (0);
+  int                r = get_global_id (1);
+  int                p = r * width + x;
+  uint               y = row_base + r;
+  uint               launch, lx, ly, simd, lane, key;
+  global const uint *record;
+  float4             src = (float4) (0.0f);
+  float4             dst;
+
+  if (x >= width || r >= rows)
+    return;
+
+  /* A pixel the overlay kernel missed is an error, as on the host. */
+  launch = map[3 * p];
+  if (launch >= group_count)
+    {
+      atomic_min (&missed[0], y * (uint) width + x);
+      return;
+    }
+  record = groups + 8 * launch;
+  lx     = map[3 * p + 1] & 0xFFFFu;
+  ly     = map[3 * p + 1] >> 16;
+  simd   = map[3 * p + 2] & 0xFFFFu;
+  lane   = map[3 * p + 2] >> 16;
+  if (with_image)
+    src = tl_load (in, p, codec);
+
+  if (style == TL_DRAW_CHECKERBOARD)
+    {
+      bool invert = mode == TL_DRAW_WORK_GROUP ? (record[0] + record[1]) % 2u == 1u :
+                    mode == TL_DRAW_SIMD_GROUP ? simd % 2u == 1u :
+                    lane % 8u != 0u;
+
+      dst = invert ? (float4) (1.0f - src.xyz, src.w) : src;
+    }
+  else
+    {
+      float3 rgb;
+      float  alpha = opacity;
+
+      key = mode == TL_DRAW_WORK_GROUP   ? (record[0] + 3u * record[1]) % 7u :
+            mode == TL_DRAW_SIMD_GROUP   ? simd % 7u :
+            mode == TL_DRAW_LANE         ? lane :
+            mode == TL_DRAW_LAUNCH_ORDER ? record[2] :
+                                           record[3];
+      if (key >= n_colours)
+        {
+          atomic_min (&missed[1], y * (uint) width + x);
+          return;
+        }
+      rgb = colours[key].xyz;
+
+      if (record[7] != 0u && (x + y) % 8u < 3u)
+        {
+          rgb  *= 0.15f;
+          alpha = hatch_alpha;
+        }
+      else if (mode != TL_DRAW_WORK_GROUP && outline &&
+               ((lx == 0u && x % pixels_per_item == 0u) || ly == 0u))
+        {
+          rgb = (float3) (0.0f);
+        }
+
+      dst = with_image ?
+            (float4) (src.xyz * (1.0f - alpha) + rgb * alpha, src.w) :
+            (float4) (rgb, alpha);
+    }
+  tl_store (out, p, dst, codec);
+}
+#endif

@@ -45,6 +45,7 @@
 #include "tl-error.h"
 #include "tl-host.h"
 #include "tl-platform-probe.h"
+#include "tl-overlay.h"
 #include "tl-process.h"
 
 #define TL_GEGL_PREFIX   "threadlens:"
@@ -295,6 +296,16 @@ tl_gegl_format (GeglOperation *operation)
   TlGeglOpClass *klass  = TL_GEGL_OP_GET_CLASS (operation);
   const Babl    *source = gegl_operation_get_source_format (operation, "input");
 
+  /* The map is drawn in the layer's storage where it can be
+   * (tl_overlay_codec_new ()).
+   */
+  if (klass->filter == NULL && source)
+    {
+      g_autoptr(TlCodec) codec = tl_overlay_codec_new (source, NULL);
+
+      if (codec)
+        return tl_codec_get_format (codec);
+    }
   if (klass->filter == NULL)
     return babl_format ("R'G'B'A float");
   if (source)
@@ -555,6 +566,7 @@ tl_gegl_map_region (TlGeglOp             *op,
   g_autoptr(GeglBuffer) source = gegl_buffer_create_sub_buffer (input, &bounds);
   const TlFilter      *filter = NULL;
   TlHostOverlay        overlay = { { 0, } };
+  gboolean             ok;
   guint                i;
 
   for (i = 0; i < klass->n_args; i++)
@@ -569,11 +581,11 @@ tl_gegl_map_region (TlGeglOp             *op,
   if (! tl_host_thread_map_for (settings, filter, source, &bounds, NULL, NULL,
                                 &overlay, error))
     return FALSE;
-  gegl_buffer_set (output, &overlay.area, 0, babl_format ("R'G'B'A float"),
-                   overlay.pixels, GEGL_AUTO_ROWSTRIDE);
+  ok = tl_process_write_area (output, &overlay.area, overlay.format,
+                              overlay.pixels, error);
   g_debug ("%s", overlay.legend);
   tl_host_overlay_clear (&overlay);
-  return TRUE;
+  return ok;
 }
 
 static gboolean

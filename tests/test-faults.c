@@ -19,6 +19,7 @@
 #include <glib/gstdio.h>
 
 #include "tl-cl.h"
+#include "tl-codec.h"
 #include "tl-error.h"
 #include "tl-fault.h"
 #include "tl-filter.h"
@@ -273,6 +274,70 @@ test_overlay_faults (void)
   g_assert_true (tl_fault_arm (NULL, NULL));
 }
 
+/* The map drawn on the device in windows of 16 rows, a checkerboard
+ * over an 8-bit crop: the N-th OpenCL call failing, mid-window or
+ * between windows, gives a clean error; a run that survives (a call
+ * whose failure is only a lost measurement) draws the clean run's bytes.
+ */
+static void
+test_overlay_draw_faults (void)
+{
+  g_autoptr(GError)  error    = NULL;
+  g_autoptr(TlCodec) codec    = tl_codec_new (babl_format ("R'G'B'A u8"),
+                                              "R'G'B'A float", &error);
+  g_autofree guint8 *crop     = crop_u8 (codec);
+  g_autofree guint8 *expected = g_malloc ((gsize) CROP_W * CROP_H * 4);
+  g_autofree guint8 *out      = g_malloc ((gsize) CROP_W * CROP_H * 4);
+  TlChoice           choice;
+  guint              calls = 0, n;
+
+  g_assert_no_error (error);
+  tl_choice_init (&choice);
+  g_assert_true (tl_shape_from_string ("7x5", &choice, &error));
+  choice.mode            = TL_MODE_NON_UNIFORM;
+  choice.pixels_per_item = 1;
+  g_setenv ("THREADLENS_TILE", "16", TRUE);
+
+  for (n = G_MAXUINT; n == G_MAXUINT || n <= calls; n++)
+    {
+      g_autofree gchar        *spec    = n && n != G_MAXUINT ?
+                                         g_strdup_printf ("%u", n) : NULL;
+      g_autoptr(GError)        failure = NULL;
+      g_autoptr(TlOverlayMap)  map     = NULL;
+      TlContext               *context;
+      TlLimits                 limits;
+      TlPlan                   plan;
+
+      memset (out, 0x5a, (gsize) CROP_W * CROP_H * 4);
+      g_assert_true (tl_fault_arm (spec, NULL));
+      context = tl_context_new (NULL, &failure);
+      if (context &&
+          tl_overlay_plan (context, NULL, NULL, &choice, CROP_W, CROP_H,
+                           &limits, &plan, &failure))
+        map = tl_overlay_draw (context, &plan, limits.simd_width,
+                               TL_OVERLAY_WORK_GROUP, TL_OVERLAY_CHECKERBOARD,
+                               0.5, codec, crop, out, FALSE, &failure);
+      tl_context_free (context);
+
+      if (n == 0 || n == G_MAXUINT)
+        {
+          g_assert_no_error (failure);
+          g_assert_nonnull (map);
+          calls = tl_fault_calls ();
+          memcpy (expected, out, (gsize) CROP_W * CROP_H * 4);
+          continue;
+        }
+      g_assert_cmpuint (tl_fault_fired (), ==, 1);
+      if (map == NULL)
+        assert_clean_error (failure, n, "thread map drawn on the device");
+      else
+        g_assert_cmpmem (out, (gsize) CROP_W * CROP_H * 4, expected,
+                         (gsize) CROP_W * CROP_H * 4);
+    }
+  g_assert_true (tl_fault_arm (NULL, NULL));
+  g_unsetenv ("THREADLENS_TILE");
+}
+
 /* The build from source, which the walks above skip (their programs come
  * from the disk cache): each of its calls failing gives a clean error.
  */
@@ -386,6 +451,7 @@ main (int    argc,
         g_test_add_data_func (test, c, test_filter_faults);
       }
   g_test_add_func ("/faults/overlay", test_overlay_faults);
+  g_test_add_func ("/faults/overlay-draw", test_overlay_draw_faults);
   g_test_add_func ("/faults/build", test_build_faults);
   g_test_add_func ("/faults/no-platform", test_no_platform);
   g_test_add_func ("/faults/bad-spec", test_bad_spec);

@@ -326,8 +326,8 @@ test_thread_map (void)
   g_assert_true (tl_host_thread_map_for (&settings, filter, layer, &crop, NULL,
                                          NULL, &overlay, &error));
   g_assert_no_error (error);
-  gegl_buffer_set (host, &overlay.area, 0, babl_format ("R'G'B'A float"),
-                   overlay.pixels, GEGL_AUTO_ROWSTRIDE);
+  gegl_buffer_set (host, &overlay.area, 0, overlay.format, overlay.pixels,
+                   GEGL_AUTO_ROWSTRIDE);
   tl_host_overlay_clear (&overlay);
   assert_same (host, drawn, &crop, "thread map against the host's");
 }
@@ -498,8 +498,8 @@ run_map_child (gint *map_out,
   tl_host_settings_init (&settings, NULL);
   g_assert_true (tl_host_thread_map_for (&settings, NULL, layer, &crop, NULL,
                                          NULL, &overlay, &error));
-  gegl_buffer_set (host, &overlay.area, 0, babl_format ("R'G'B'A float"),
-                   overlay.pixels, GEGL_AUTO_ROWSTRIDE);
+  gegl_buffer_set (host, &overlay.area, 0, overlay.format, overlay.pixels,
+                   GEGL_AUTO_ROWSTRIDE);
   tl_host_overlay_clear (&overlay);
 
   graph = graph_for (&op, "thread-map", layer);

@@ -19,6 +19,7 @@
 #include <json-glib/json-glib.h>
 
 #include "tl-cl.h"
+#include "tl-codec.h"
 #include "tl-error.h"
 #include "tl-image.h"
 #include "tl-overlay.h"
@@ -192,6 +193,110 @@ test_windows (void)
       map = run_map (&choice, 203, 101, 0, &plan, what);
       compare_with_model (map, what);
     }
+  g_unsetenv ("THREADLENS_TILE");
+}
+
+/* The map drawn on the device (tl_overlay_draw ()) against the C
+ * renderer that `threadlens overlay` uses, on the same map: every mode
+ * the device shows, the tint over the image and alone, the checkerboard,
+ * in 8-bit and float storage, uniform and non-uniform, whole and in
+ * 16-row windows; the bytes must be the same.
+ */
+static void
+draw_and_compare (const gchar    *storage,
+                  const gchar    *shape,
+                  TlMode          mode,
+                  guint           k,
+                  const gfloat   *photo,
+                  guint           width,
+                  guint           height,
+                  const gchar    *what)
+{
+  static const TlOverlayMode kinds[] = { TL_OVERLAY_WORK_GROUP,
+                                         TL_OVERLAY_SIMD_GROUP, TL_OVERLAY_LANE,
+                                         TL_OVERLAY_LAUNCH_ORDER,
+                                         TL_OVERLAY_COMPUTE_UNIT };
+  g_autoptr(GError)   error    = NULL;
+  g_autoptr(TlCodec)  codec    = tl_codec_new (babl_format (storage),
+                                               "R'G'B'A float", &error);
+  gsize               n        = (gsize) width * height;
+  gsize               size     = 0;
+  g_autofree guint8  *stored   = NULL;
+  g_autofree guint8  *drawn    = NULL;
+  g_autofree guint8  *expected = NULL;
+  g_autofree gfloat  *image    = g_new (gfloat, n * 4);
+  g_autofree gfloat  *rendered = g_new (gfloat, n * 4);
+  TlChoice            choice;
+  TlLimits            limits;
+  TlPlan              plan;
+  guint               i, s, alone;
+
+  g_assert_no_error (error);
+  size     = tl_codec_get_pixel_size (codec);
+  stored   = g_malloc (n * size);
+  drawn    = g_malloc (n * size);
+  expected = g_malloc (n * size);
+  babl_process (babl_fish (babl_format ("R'G'B'A float"),
+                           tl_codec_get_format (codec)), photo, stored, n);
+  tl_codec_decode (codec, stored, image, n);
+
+  tl_choice_init (&choice);
+  g_assert_true (tl_shape_from_string (shape, &choice, &error));
+  choice.mode            = mode;
+  choice.swizzle         = 3;
+  choice.pixels_per_item = k;
+  g_assert_true (tl_overlay_plan (context, NULL, NULL, &choice, width, height,
+                                  &limits, &plan, &error));
+
+  for (i = 0; i < G_N_ELEMENTS (kinds); i++)
+    for (s = TL_OVERLAY_TINT; s <= TL_OVERLAY_CHECKERBOARD; s++)
+      for (alone = 0; alone <= (s == TL_OVERLAY_TINT); alone++)
+        {
+          g_autoptr(TlOverlayMap) map = NULL;
+          g_autofree gchar       *at  = NULL;
+          gsize                   p;
+
+          if (! tl_overlay_device_shows (tl_context_get_device (context),
+                                         kinds[i]) ||
+              ! tl_overlay_check_choice (kinds[i], s, 0.6, NULL))
+            continue;
+          at = g_strdup_printf ("%s, %s %s%s", what,
+                                tl_overlay_mode_to_string (kinds[i]),
+                                tl_overlay_style_to_string (s),
+                                alone ? " alone" : "");
+          memset (drawn, 0x5a, n * size);
+          map = tl_overlay_draw (context, &plan, limits.simd_width, kinds[i],
+                                 s, 0.6, codec, alone ? NULL : stored, drawn,
+                                 TRUE, &error);
+          if (map == NULL)
+            g_error ("%s: %s", at, error->message);
+          g_assert_true (tl_overlay_render (map, kinds[i], s, 0.6,
+                                            alone ? NULL : image, rendered,
+                                            &error));
+          tl_codec_encode (codec, rendered, expected, n);
+          for (p = 0; p < n; p++)
+            if (memcmp (drawn + p * size, expected + p * size, size) != 0)
+              g_error ("%s: pixel %zu,%zu differs from the C renderer's", at,
+                       p % width, p / width);
+        }
+}
+
+static void
+test_device_draw (void)
+{
+  g_autofree gfloat *photo = crop_photo ("coffee.png", 211, 97, 203, 101);
+
+  draw_and_compare ("R'G'B'A u8", "7x5", TL_MODE_UNIFORM, 2, photo, 203, 101,
+                    "u8 7x5 uniform k=2");
+  draw_and_compare ("R'G'B'A u8", "seed", TL_MODE_NON_UNIFORM, 1, photo, 203,
+                    101, "u8 seed non-uniform");
+  draw_and_compare ("R'G'B'A float", "32x8", TL_MODE_EMULATED, 1, photo, 203,
+                    101, "float 32x8 emulated");
+  draw_and_compare ("RGBA u16", "16x16", TL_MODE_UNIFORM, 1, photo, 203, 101,
+                    "linear u16 16x16");
+  g_setenv ("THREADLENS_TILE", "16", TRUE);
+  draw_and_compare ("R'G'B'A u8", "13x1", TL_MODE_NON_UNIFORM, 3, photo, 203,
+                    101, "u8 13x1 in 16-row windows");
   g_unsetenv ("THREADLENS_TILE");
 }
 
@@ -773,6 +878,7 @@ main (int    argc,
 
   g_test_add_func ("/overlay/sweep", test_sweep);
   g_test_add_func ("/overlay/windows", test_windows);
+  g_test_add_func ("/overlay/device-draw", test_device_draw);
   g_test_add_func ("/overlay/seed002", test_seed002);
   g_test_add_func ("/overlay/render", test_render);
   g_test_add_func ("/overlay/errors", test_errors);

@@ -81,9 +81,11 @@ tl_preview_run_read_overlay (const TlHostOverlay *overlay)
   cairo_surface_flush (surface);
   data   = cairo_image_surface_get_data (surface);
   stride = cairo_image_surface_get_stride (surface);
-  fish   = babl_fish (babl_format ("R'G'B'A float"), babl_format ("cairo-ARGB32"));
+  fish   = babl_fish (overlay->format, babl_format ("cairo-ARGB32"));
   for (y = 0; y < overlay->area.height; y++)
-    babl_process (fish, overlay->pixels + (gsize) y * overlay->area.width * 4,
+    babl_process (fish, (const guint8 *) overlay->pixels +
+                        (gsize) y * overlay->area.width *
+                        babl_format_get_bytes_per_pixel (overlay->format),
                   data + (gsize) y * stride, overlay->area.width);
   cairo_surface_mark_dirty (surface);
 
