@@ -121,6 +121,27 @@ tl_context_new (const gchar *device_spec,
       g_free (context->build_options);
       context->build_options = options;
     }
+  /* NVIDIA's OpenCL (driver 580, H100) answers CL_KERNEL_WORK_GROUP_SIZE
+   * 256 for every kernel, a one-line one too, whatever its registers
+   * (22 to 32 here, from -cl-nv-verbose), yet launches groups of the
+   * device's 1024.  Registers are what bounds a group: capped at the
+   * group's registers over the device's largest group (65536 / 1024 =
+   * 64, twice what any kernel here uses), every kernel fits a whole
+   * group, and that is its M (tl_context_kernel_limits ()).
+   */
+  if (context->device->group_registers > 0 &&
+      context->device->max_group_size > 0 &&
+      context->device->group_registers / context->device->max_group_size >= 16)
+    {
+      gchar *options = g_strdup_printf ("%s -cl-nv-maxrregcount=%u",
+                                        context->build_options,
+                                        (guint) (context->device->group_registers /
+                                                 context->device->max_group_size));
+
+      g_free (context->build_options);
+      context->build_options = options;
+      context->whole_groups  = TRUE;
+    }
   /* A developer's knob (build-aux/kernel-info): more options for the
    * driver, such as NVIDIA's -cl-nv-verbose.  They are part of the
    * program cache's key.
@@ -261,6 +282,9 @@ tl_context_kernel_limits (TlContext *context,
       return FALSE;
     }
 
+  limits->driver_group_size = MAX (1, group_size);
+  if (context->whole_groups)
+    group_size = MAX (group_size, context->device->max_group_size);
   limits->simd_width       = MAX (1, multiple);
   limits->max_group_size   = MAX (1, group_size);
   limits->kernel_local_mem = tl_context_get_kernel_local_mem (context, kernel);

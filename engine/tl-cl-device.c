@@ -150,6 +150,11 @@ tl_cl_device_new (cl_platform_id platform,
              sizeof (uint_value), &uint_value, NULL) == CL_SUCCESS)
     device->max_sub_groups = uint_value;
   device->khr_subgroups = tl_cl_device_has_extension (id, "cl_khr_subgroups");
+  if (device->vendor_id == TL_VENDOR_ID_NVIDIA &&
+      tl_cl_device_has_extension (id, "cl_nv_device_attribute_query") &&
+      TL_CL (clGetDeviceInfo, id, TL_CL_DEVICE_REGISTERS_PER_BLOCK_NV,
+             sizeof (uint_value), &uint_value, NULL) == CL_SUCCESS)
+    device->group_registers = uint_value;
 
   return device;
 }

@@ -35,6 +35,8 @@ struct _TlContext
   cl_context        context;
   cl_command_queue  queue;
   gchar            *build_options;
+  gboolean          whole_groups;    /* every kernel runs the device's largest
+                                      * group (NVIDIA, registers capped) */
   gboolean          native_non_uniform;
   GHashTable       *programs;        /* program name -> cl_program */
   GHashTable       *kernels;         /* "program/kernel" -> cl_kernel */

@@ -20,6 +20,11 @@ G_BEGIN_DECLS
 
 #define TL_VENDOR_ID_NVIDIA 0x10DE
 
+/* cl_nv_device_attribute_query's registers of a work-group (cl_ext.h has
+ * it only in newer headers).
+ */
+#define TL_CL_DEVICE_REGISTERS_PER_BLOCK_NV 0x4002
+
 typedef struct
 {
   guint           index;             /* position in tl_cl_list_devices () */
@@ -47,6 +52,8 @@ typedef struct
   gboolean        fp64;              /* CL_DEVICE_DOUBLE_FP_CONFIG not 0 */
   gboolean        exact_divide;      /* CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT */
   guint           base_align;        /* CL_DEVICE_MEM_BASE_ADDR_ALIGN, bytes */
+  guint           group_registers;   /* NVIDIA's CL_DEVICE_REGISTERS_PER_BLOCK_NV;
+                                      * 0 elsewhere */
 } TlDevice;
 
 typedef struct

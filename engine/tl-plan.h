@@ -43,7 +43,11 @@ typedef enum
 typedef struct
 {
   guint    simd_width;           /* P: preferred work-group size multiple */
-  guint    max_group_size;       /* M: CL_KERNEL_WORK_GROUP_SIZE */
+  guint    max_group_size;       /* M: CL_KERNEL_WORK_GROUP_SIZE, or the
+                                  * device's largest group where every
+                                  * kernel fits it (NVIDIA, tl-cl-context.c) */
+  guint    driver_group_size;    /* CL_KERNEL_WORK_GROUP_SIZE as the driver
+                                  * said it */
   guint    max_item_size[2];     /* CL_DEVICE_MAX_WORK_ITEM_SIZES[0..1] */
   guint64  local_mem_size;       /* CL_DEVICE_LOCAL_MEM_SIZE, 0 = unknown */
   guint64  kernel_local_mem;     /* CL_KERNEL_LOCAL_MEM_SIZE */

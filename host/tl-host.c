@@ -669,7 +669,12 @@ tl_host_overlay_clear (TlHostOverlay *overlay)
 {
   g_return_if_fail (overlay != NULL);
 
-  g_clear_pointer (&overlay->pixels, g_free);
+  if (overlay->staged)
+    tl_context_give_staging (overlay->staged, TL_STAGING_OUTPUT);
+  else
+    g_free (overlay->pixels);
+  overlay->pixels = NULL;
+  overlay->staged = NULL;
   g_clear_pointer (&overlay->title, g_free);
   g_clear_pointer (&overlay->legend, g_free);
 }
@@ -774,8 +779,18 @@ tl_host_draw_map (TlContext            *context,
 
   overlay->area   = *region;
   overlay->format = tl_codec_get_format (pixel);
-  overlay->pixels = tl_alloc_n ((gsize) region->width * region->height,
-                                tl_codec_get_pixel_size (pixel), error);
+  /* A GPU's pinned memory where it has some: the drawn map comes back by
+   * DMA, into pages already mapped (tl-cl-staging.c).
+   */
+  overlay->pixels = tl_context_take_staging (context, TL_STAGING_OUTPUT,
+                                             (gsize) region->width *
+                                             region->height *
+                                             tl_codec_get_pixel_size (pixel));
+  if (overlay->pixels)
+    overlay->staged = context;
+  else
+    overlay->pixels = tl_alloc_n ((gsize) region->width * region->height,
+                                  tl_codec_get_pixel_size (pixel), error);
   if (overlay->pixels == NULL)
     return FALSE;
   map = tl_overlay_draw (context, &plan, limits.simd_width, mode, style,

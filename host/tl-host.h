@@ -84,6 +84,7 @@ typedef struct
   GeglRectangle  area;
   const Babl    *format;
   gpointer       pixels;
+  TlContext     *staged;          /* whose pinned memory PIXELS are, or NULL */
   gchar         *title;
   gchar         *legend;
 } TlHostOverlay;
