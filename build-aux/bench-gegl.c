@@ -92,6 +92,8 @@ typedef struct
 {
   guint   calls;
   gdouble read_ms, upload_ms, kernels_ms, download_ms, write_ms;
+  gdouble device_ms;            /* the device's part, wall clock */
+  gdouble region_ms;            /* the engine's whole region */
   gdouble operation_ms;         /* the whole operation, lock included */
 } BenchBreakdown;
 
@@ -105,7 +107,7 @@ bench_log (const gchar    *domain,
 {
   const gchar *at = strstr (message, "read ");
   const gchar *op = strstr (message, " ms in the operation");
-  gdouble      read, up, kernels, down, write;
+  gdouble      read, up, kernels, down, write, device, region;
 
   if (op)
     {
@@ -126,6 +128,13 @@ bench_log (const gchar    *domain,
       bench_breakdown.kernels_ms  += kernels;
       bench_breakdown.download_ms += down;
       bench_breakdown.write_ms    += write;
+      at = strstr (at, "on the device ");
+      if (at && sscanf (at, "on the device %lf ms of wall clock, the region "
+                        "%lf ms", &device, &region) == 2)
+        {
+          bench_breakdown.device_ms += device;
+          bench_breakdown.region_ms += region;
+        }
     }
   if ((level & G_LOG_LEVEL_DEBUG) == 0 || bench_verbose)
     g_printerr ("%s: %s\n", domain, message);
@@ -513,10 +522,10 @@ main (int    argc,
                    cpu.median_ms, cl.median_ms, check, ours.first_ms);
           g_print ("%-12s   in %u call(s): read %.1f ms, upload %.1f ms, "
                    "kernels %.1f ms, download %.1f ms, write %.1f ms; "
-                   "%.1f ms in the operation\n", "",
+                   "device %.1f ms, region %.1f ms, operation %.1f ms\n", "",
                    spent.calls, spent.read_ms, spent.upload_ms,
                    spent.kernels_ms, spent.download_ms, spent.write_ms,
-                   spent.operation_ms);
+                   spent.device_ms, spent.region_ms, spent.operation_ms);
           g_string_append_printf (json,
             "%s  {\"size\": \"%s\", \"megapixels\": %.3f, \"case\": \"%s\", "
             "\"first_ms\": %.3f, \"best_ms\": %.3f, \"median_ms\": %.3f, "
@@ -526,13 +535,15 @@ main (int    argc,
             "\"check\": \"%s\", \"calls\": %u, \"read_ms\": %.3f, "
             "\"upload_ms\": %.3f, \"kernels_ms\": %.3f, "
             "\"download_ms\": %.3f, \"write_ms\": %.3f, "
+            "\"device_ms\": %.3f, \"region_ms\": %.3f, "
             "\"operation_ms\": %.3f, \"runs\": %d}",
             json->len > 2 ? ",\n" : "", argv[s], mp, c->label, ours.first_ms,
             ours.best_ms, ours.median_ms, ours.median_ms / mp, base.median_ms,
             ours.median_ms / base.median_ms, twin ? twin : "",
             cpu.median_ms, cl.median_ms, check, spent.calls, spent.read_ms,
             spent.upload_ms, spent.kernels_ms, spent.download_ms,
-            spent.write_ms, spent.operation_ms, bench_runs);
+            spent.write_ms, spent.device_ms, spent.region_ms,
+            spent.operation_ms, bench_runs);
         }
     }
   g_string_append (json, "\n]\n");

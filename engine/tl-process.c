@@ -493,6 +493,63 @@ tl_process_write_area (GeglBuffer          *buffer,
                           error);
 }
 
+/* One tile's bands (tl_run_filter_banded ()): its rows read from GEGL
+ * just before they cross the bus, and written to GEGL as soon as they
+ * are back, so the host's copies overlap the transfers.
+ */
+typedef struct
+{
+  GeglBuffer          *source;
+  GeglBuffer          *target;
+  const GeglRectangle *area;        /* the tile grown by its halo */
+  const GeglRectangle *tile;
+  const Babl          *format;
+  gsize                pixel_size;
+  guint8              *in;
+  guint8              *out;
+  TlProcessReport     *report;
+} TlProcessBands;
+
+static gboolean
+tl_process_fill_band (guint     first,
+                      guint     rows,
+                      gpointer  data,
+                      GError  **error)
+{
+  TlProcessBands *bands  = data;
+  gsize           stride = (gsize) bands->area->width * bands->pixel_size;
+  GeglRectangle   band   = { bands->area->x, bands->area->y + (gint) first,
+                             bands->area->width, (gint) rows };
+  gint64          start  = g_get_monotonic_time ();
+  gboolean        ok;
+
+  ok = tl_process_copy (bands->source, &band, bands->format,
+                        bands->in + first * stride, stride, FALSE, error);
+  bands->report->read_ms += (g_get_monotonic_time () - start) / 1000.0;
+  return ok;
+}
+
+static gboolean
+tl_process_drain_band (guint     first,
+                       guint     rows,
+                       gpointer  data,
+                       GError  **error)
+{
+  TlProcessBands *bands  = data;
+  gsize           stride = (gsize) bands->area->width * bands->pixel_size;
+  GeglRectangle   band   = { bands->tile->x, bands->area->y + (gint) first,
+                             bands->tile->width, (gint) rows };
+  gint64          start  = g_get_monotonic_time ();
+  gboolean        ok;
+
+  ok = tl_process_copy (bands->target, &band, bands->format,
+                        bands->out + first * stride +
+                        (gsize) (bands->tile->x - bands->area->x) *
+                        bands->pixel_size, stride, TRUE, error);
+  bands->report->write_ms += (g_get_monotonic_time () - start) / 1000.0;
+  return ok;
+}
+
 static gboolean
 tl_process_tile (TlContext           *context,
                  const TlFilter      *filter,
@@ -522,11 +579,6 @@ tl_process_tile (TlContext           *context,
   if (! tl_process_block_take (&in, bytes, &report->fresh_bytes, error) ||
       ! tl_process_block_take (&out, bytes, &report->fresh_bytes, error))
     return FALSE;
-  start = g_get_monotonic_time ();
-  if (! tl_process_copy (source, &area, format, in.data,
-                         area.width * pixel_size, FALSE, error))
-    return FALSE;
-  report->read_ms += (g_get_monotonic_time () - start) / 1000.0;
   report->peak_bytes = MAX (report->peak_bytes, 2 * bytes);
 
   pixels.width  = area.width;
@@ -539,14 +591,36 @@ tl_process_tile (TlContext           *context,
 
   if (context == NULL)
     {
+      start = g_get_monotonic_time ();
+      if (! tl_process_copy (source, &area, format, in.data,
+                             area.width * pixel_size, FALSE, error))
+        return FALSE;
+      report->read_ms += (g_get_monotonic_time () - start) / 1000.0;
       if (! tl_filter_reference (filter, values, &pixels, error))
         return FALSE;
+      offset = ((gsize) (tile->y - area.y) * area.width + (tile->x - area.x)) *
+               pixel_size;
+      start = g_get_monotonic_time ();
+      if (! tl_process_copy (target, tile, format, out.data + offset,
+                             area.width * pixel_size, TRUE, error))
+        return FALSE;
+      report->write_ms += (g_get_monotonic_time () - start) / 1000.0;
     }
   else
     {
-      if (! tl_run_filter (context, filter, values, choice, &pixels, &plan,
-                           &times, error))
+      TlProcessBands bands  = { source, target, &area, tile, format,
+                                pixel_size, in.data, out.data, report };
+      TlRunBands     moving = { tl_process_fill_band, tl_process_drain_band,
+                                tile->y - area.y, tile->height, &bands };
+      gdouble        copies = report->read_ms + report->write_ms;
+
+      start = g_get_monotonic_time ();
+      if (! tl_run_filter_banded (context, filter, values, choice, &pixels,
+                                  &moving, &plan, &times, error))
         return FALSE;
+      /* The device's part: what the bands' copies did not take. */
+      report->device_ms += (g_get_monotonic_time () - start) / 1000.0 -
+                           (report->read_ms + report->write_ms - copies);
       if (report->tiles == 0)
         report->plan = plan;
       report->times.kernel_ms   += times.kernel_ms;
@@ -558,13 +632,6 @@ tl_process_tile (TlContext           *context,
     report->tile = *tile;
   report->tiles++;
 
-  offset = ((gsize) (tile->y - area.y) * area.width + (tile->x - area.x)) *
-           pixel_size;
-  start = g_get_monotonic_time ();
-  if (! tl_process_copy (target, tile, format, out.data + offset,
-                         area.width * pixel_size, TRUE, error))
-    return FALSE;
-  report->write_ms += (g_get_monotonic_time () - start) / 1000.0;
   /* Hand the tile on now (GIMP's shadow lives in GIMP), rather than keep
    * every written tile in this process's cache.
    */
@@ -596,6 +663,7 @@ tl_process_region (TlContext           *context,
   guint              halo;
   gint               side, x, y;
   guint              done = 0, total;
+  gint64             start = g_get_monotonic_time ();
 
   g_return_val_if_fail (filter != NULL && values != NULL && choice != NULL, FALSE);
   g_return_val_if_fail (GEGL_IS_BUFFER (source) && GEGL_IS_BUFFER (target), FALSE);
@@ -649,6 +717,7 @@ tl_process_region (TlContext           *context,
           progress ((gdouble) ++done / total, progress_data);
       }
 
+  report->region_ms = (g_get_monotonic_time () - start) / 1000.0;
   if (report->tiles > 1)
     g_debug ("%s: %u tiles of up to %dx%d, halo %u, %zu bytes of pixels at once",
              filter->name, report->tiles, side, side, halo, report->peak_bytes);

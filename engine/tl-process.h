@@ -25,6 +25,10 @@ typedef struct
   TlRunTimes     times;         /* summed over the tiles */
   gdouble        read_ms;       /* GEGL's buffer into the tiles' memory */
   gdouble        write_ms;      /* the tiles' results into GEGL's buffer */
+  gdouble        device_ms;     /* the runs on the device, wall clock: the
+                                 * transfers and kernels, and the host's
+                                 * calls around them */
+  gdouble        region_ms;     /* all of tl_process_region () */
   TlPlan         plan;          /* the first tile's */
   guint          tiles;
   GeglRectangle  tile;          /* the first tile, halo excluded */

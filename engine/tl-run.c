@@ -612,6 +612,32 @@ tl_run_buffer_size (const TlPixels *pixels)
          tl_run_storage_pixel_size (pixels);
 }
 
+/* Rows a band of a banded transfer carries: a few MiB, so that the host
+ * copies the next band while the bus carries this one.
+ */
+#define TL_RUN_BAND_BYTES ((gsize) 4 << 20)
+#define TL_RUN_MAX_BANDS  64
+
+/* THREADLENS_BANDS=N, for tests: every banded transfer in N bands, and
+ * through the device's own buffers even where it could work on the
+ * pixels in place (a CPU), so that PoCL takes a GPU's path.  0: unset.
+ */
+static guint
+tl_run_bands_setting (void)
+{
+  const gchar *text = g_getenv ("THREADLENS_BANDS");
+  guint64      n    = 0;
+
+  if (text && *text &&
+      ! g_ascii_string_to_unsigned (text, 10, 1, TL_RUN_MAX_BANDS, &n, NULL))
+    {
+      g_warning ("THREADLENS_BANDS='%s' is not 1 to %d bands; ignored", text,
+                 TL_RUN_MAX_BANDS);
+      n = 0;
+    }
+  return (guint) n;
+}
+
 /* Whether RUN's device works on PIXELS where they lie: a CPU's kernels
  * read and write host memory anyway, and copying a 3840x2160 layer in
  * and out of PoCL's own buffers took 35 ms a call in GIMP 3.
@@ -625,6 +651,7 @@ tl_run_in_place (TlContext      *context,
   gsize           align  = MAX (device->base_align, 1);
 
   return ((device->type & CL_DEVICE_TYPE_CPU) &&
+          tl_run_bands_setting () == 0 &&
           pixels->in != NULL && pixels->out != NULL &&
           (guintptr) pixels->in % align == 0 &&
           (guintptr) pixels->out % align == 0);
@@ -632,7 +659,8 @@ tl_run_in_place (TlContext      *context,
 
 /* The device side of RUN for PIXELS: input, output and the codec's
  * table, the input's upload enqueued into UPLOAD (none where the device
- * works on the pixels in place).  RUN's plan is not touched.
+ * works on the pixels in place, or UPLOAD is NULL: the caller uploads).
+ * RUN's plan is not touched.
  */
 static gboolean
 tl_run_setup (TlRun          *run,
@@ -676,7 +704,7 @@ tl_run_setup (TlRun          *run,
         return FALSE;
     }
 
-  if (run->in_place)
+  if (run->in_place || upload == NULL)
     return TRUE;
   status = TL_CL (clEnqueueWriteBuffer, tl_context_get_queue (context),
                   run->input, CL_FALSE, 0, size, pixels->in, 0, NULL, upload);
@@ -782,6 +810,124 @@ tl_run_timed_pass (TlRun          *run,
   return TRUE;
 }
 
+static guint
+tl_run_band_rows (const TlPixels *pixels,
+                  guint           rows)
+{
+  gsize row = MAX ((gsize) pixels->width * tl_run_storage_pixel_size (pixels), 1);
+  guint n   = CLAMP ((rows * row + TL_RUN_BAND_BYTES - 1) / TL_RUN_BAND_BYTES,
+                     1, TL_RUN_MAX_BANDS);
+
+  if (tl_run_bands_setting () > 0)
+    n = tl_run_bands_setting ();
+  return MAX ((rows + n - 1) / n, 1);
+}
+
+static void
+tl_run_release_events (cl_event *events,
+                       guint     n)
+{
+  guint i;
+
+  for (i = 0; i < n; i++)
+    if (events[i])
+      clReleaseEvent (events[i]);
+}
+
+/* BANDS fill the input band by band, each band's upload enqueued as soon
+ * as it is filled, its event into EVENTS (N_EVENTS of them: the caller
+ * releases them); where the device works on the pixels in place, all at
+ * once.
+ */
+static gboolean
+tl_run_upload_bands (TlRun            *run,
+                     const TlRunBands *bands,
+                     cl_event         *events,
+                     guint            *n_events,
+                     GError          **error)
+{
+  const TlPixels *pixels = run->pixels;
+  gsize           row    = (gsize) pixels->width * tl_run_storage_pixel_size (pixels);
+  guint           step   = tl_run_band_rows (pixels, pixels->height);
+  guint           y;
+  cl_int          status;
+
+  /* In place, the bands were filled before the buffers wrapped them. */
+  if (run->in_place)
+    return TRUE;
+
+  for (y = 0; y < pixels->height; y += step)
+    {
+      guint rows = MIN (step, pixels->height - y);
+
+      if (! bands->fill (y, rows, bands->data, error))
+        return FALSE;
+      status = TL_CL (clEnqueueWriteBuffer, tl_context_get_queue (run->context),
+                      run->input, CL_FALSE, y * row, rows * row,
+                      (const guint8 *) pixels->in + y * row, 0, NULL,
+                      &events[*n_events]);
+      if (status != CL_SUCCESS)
+        {
+          tl_cl_set_error (error, status, _("copying the image to the device"));
+          return FALSE;
+        }
+      (*n_events)++;
+    }
+  return TRUE;
+}
+
+/* The output's rows BANDS asks for come back band by band, each band
+ * drained (written on) as soon as it is on the host, while the next
+ * ones cross the bus.  DOWNLOAD_MS gets their time on the device.  Not
+ * for a device that works in place.
+ */
+static gboolean
+tl_run_download_bands (TlRun            *run,
+                       const TlRunBands *bands,
+                       gdouble          *download_ms,
+                       GError          **error)
+{
+  const TlPixels *pixels = run->pixels;
+  gsize           row    = (gsize) pixels->width * tl_run_storage_pixel_size (pixels);
+  guint           first  = MIN (bands->first_row, pixels->height);
+  guint           last   = MIN (first + bands->rows, pixels->height);
+  guint           step   = tl_run_band_rows (pixels, last - first);
+  cl_event        events[TL_RUN_MAX_BANDS] = { NULL, };
+  guint           n = 0, y, i;
+  cl_int          status = CL_SUCCESS;
+  gboolean        ok = TRUE;
+
+  for (y = first; y < last; y += step)
+    {
+      guint rows = MIN (step, last - y);
+
+      status = TL_CL (clEnqueueReadBuffer, tl_context_get_queue (run->context),
+                      run->output, CL_FALSE, y * row, rows * row,
+                      (guint8 *) pixels->out + y * row, 0, NULL, &events[n]);
+      if (status != CL_SUCCESS)
+        {
+          tl_cl_set_error (error, status, _("reading the result from the device"));
+          ok = FALSE;
+          break;
+        }
+      n++;
+    }
+  for (i = 0, y = first; ok && i < n; i++, y += step)
+    {
+      status = TL_CL (clWaitForEvents, 1, &events[i]);
+      if (status != CL_SUCCESS)
+        {
+          tl_cl_set_error (error, status, _("reading the result from the device"));
+          ok = FALSE;
+          break;
+        }
+      *download_ms += tl_run_event_ms (events[i], events[i]);
+      ok = bands->drain (y, MIN (step, last - y), bands->data, error);
+    }
+  tl_run_release_events (events, n);
+  return ok;
+}
+
 /* Uploads once, runs the filter REPEATS times (each timed into SAMPLES when
  * given), reads the last result back.
  */
@@ -794,6 +940,7 @@ tl_run_execute (TlContext       *context,
                 guint            repeats,
                 gdouble         *samples,
                 GArray          *kernels,
+                const TlRunBands *bands,
                 TlPlan          *plan,
                 TlRunTimes      *times,
                 GError         **error)
@@ -801,6 +948,9 @@ tl_run_execute (TlContext       *context,
   TlRun    run = { 0 };
   TlLimits limits;
   cl_event upload = NULL, download = NULL;
+  cl_event uploads[TL_RUN_MAX_BANDS] = { NULL, };
+  guint    n_uploads = 0;
+  gdouble  upload_ms = 0.0, download_ms = 0.0;
   cl_int   status;
   gboolean ok = FALSE;
   guint    i, first = 0;
@@ -810,8 +960,16 @@ tl_run_execute (TlContext       *context,
 
   if (! tl_run_plan_filter (context, filter, pixels->codec, choice,
                             pixels->width, pixels->height, &limits, &run.plan,
-                            error) ||
-      ! tl_run_setup (&run, context, filter, pixels, &upload, error))
+                            error))
+    goto out;
+  /* A device that works on the pixels in place has them all first. */
+  if (bands && tl_run_in_place (context, pixels) &&
+      ! bands->fill (0, pixels->height, bands->data, error))
+    goto out;
+  if (! tl_run_setup (&run, context, filter, pixels, bands ? NULL : &upload,
+                      error) ||
+      (bands && ! tl_run_upload_bands (&run, bands, uploads, &n_uploads,
+                                       error)))
     goto out;
 
   for (i = 0; i < repeats; i++)
@@ -823,7 +981,13 @@ tl_run_execute (TlContext       *context,
         goto out;
     }
 
-  if (run.in_place)
+  if (bands && ! run.in_place)
+    {
+      if (! tl_run_download_bands (&run, bands, &download_ms, error))
+        goto out;
+      status = CL_SUCCESS;
+    }
+  else if (run.in_place)
     {
       /* Mapped, the host's memory holds what the kernels wrote. */
       void *mapped = TL_CL_NEW (clEnqueueMapBuffer, &status,
@@ -852,7 +1016,15 @@ tl_run_execute (TlContext       *context,
       tl_cl_set_error (error, status, _("reading the result from the device"));
       goto out;
     }
+  if (bands && run.in_place &&
+      ! bands->drain (MIN (bands->first_row, pixels->height),
+                      MIN (bands->rows, pixels->height -
+                                        MIN (bands->first_row, pixels->height)),
+                      bands->data, error))
+    goto out;
 
+  for (i = 0; i < n_uploads; i++)
+    upload_ms += tl_run_event_ms (uploads[i], uploads[i]);
   if (times)
     {
       memset (times, 0, sizeof (*times));
@@ -861,8 +1033,9 @@ tl_run_execute (TlContext       *context,
                            tl_run_event_ms (g_ptr_array_index (run.launches, first),
                                             g_ptr_array_index (run.launches,
                                                                run.launches->len - 1));
-      times->upload_ms   = upload ? tl_run_event_ms (upload, upload) : 0.0;
-      times->download_ms = tl_run_event_ms (download, download);
+      times->upload_ms   = upload ? tl_run_event_ms (upload, upload) : upload_ms;
+      times->download_ms = download ? tl_run_event_ms (download, download)
+                                    : download_ms;
     }
   ok = TRUE;
 
@@ -875,6 +1048,7 @@ tl_run_execute (TlContext       *context,
     clReleaseEvent (upload);
   if (download)
     clReleaseEvent (download);
+  tl_run_release_events (uploads, n_uploads);
   tl_run_clear (&run);
   return ok;
 }
@@ -894,7 +1068,30 @@ tl_run_filter (TlContext       *context,
   g_return_val_if_fail (pixels != NULL && pixels->in && pixels->out, FALSE);
 
   return tl_run_execute (context, filter, values, choice, pixels, 1, NULL,
-                         NULL, plan, times, error);
+                         NULL, NULL, plan, times, error);
+}
+
+/* As tl_run_filter (), with the pixels moved in bands of rows that BANDS
+ * fills and drains (see TlRunBands): PIXELS' memory is the bands'.
+ */
+gboolean
+tl_run_filter_banded (TlContext        *context,
+                      const TlFilter   *filter,
+                      const TlValue    *values,
+                      const TlChoice   *choice,
+                      const TlPixels   *pixels,
+                      const TlRunBands *bands,
+                      TlPlan           *plan,
+                      TlRunTimes       *times,
+                      GError          **error)
+{
+  g_return_val_if_fail (context != NULL && filter != NULL, FALSE);
+  g_return_val_if_fail (values != NULL && choice != NULL, FALSE);
+  g_return_val_if_fail (pixels != NULL && pixels->in && pixels->out, FALSE);
+  g_return_val_if_fail (bands != NULL && bands->fill && bands->drain, FALSE);
+
+  return tl_run_execute (context, filter, values, choice, pixels, 1, NULL,
+                         NULL, bands, plan, times, error);
 }
 
 /* For benchmarks: the image goes to the device once, the kernels run
@@ -917,7 +1114,7 @@ tl_run_filter_repeated (TlContext       *context,
   g_return_val_if_fail (repeats > 0 && samples != NULL, FALSE);
 
   return tl_run_execute (context, filter, values, choice, pixels, repeats,
-                         samples, NULL, plan, NULL, error);
+                         samples, NULL, NULL, plan, NULL, error);
 }
 
 /* For benchmarks: where each pass's kernel time goes.  The filter runs
@@ -946,7 +1143,7 @@ tl_run_filter_kernels (TlContext       *context,
   g_array_set_clear_func (kernels, tl_run_kernel_times_clear);
   samples = g_new (gdouble, repeats);
   if (! tl_run_execute (context, filter, values, choice, pixels, repeats,
-                        samples, kernels, NULL, NULL, error))
+                        samples, kernels, NULL, NULL, NULL, error))
     return NULL;
   return g_steal_pointer (&kernels);
 }

@@ -42,6 +42,36 @@ gboolean          tl_run_filter          (TlContext       *context,
                                           TlPlan          *plan,
                                           TlRunTimes      *times,
                                           GError         **error);
+/* Pixels moved in bands of rows (tl_run_filter_banded ()): FILL puts
+ * rows FIRST to FIRST + ROWS of the input into the pixels' memory, just
+ * before they are uploaded; DRAIN takes those rows of the output from
+ * it, as soon as they are back.  Only output rows FIRST_ROW to FIRST_ROW
+ * + ROWS come back (a tile within its halo).  Either may fail with an
+ * error, which ends the run.
+ */
+typedef gboolean (* TlRunBandFunc) (guint     first,
+                                    guint     rows,
+                                    gpointer  data,
+                                    GError  **error);
+
+typedef struct
+{
+  TlRunBandFunc fill;
+  TlRunBandFunc drain;
+  guint         first_row;
+  guint         rows;
+  gpointer      data;
+} TlRunBands;
+
+gboolean          tl_run_filter_banded   (TlContext        *context,
+                                          const TlFilter   *filter,
+                                          const TlValue    *values,
+                                          const TlChoice   *choice,
+                                          const TlPixels   *pixels,
+                                          const TlRunBands *bands,
+                                          TlPlan           *plan,
+                                          TlRunTimes       *times,
+                                          GError          **error);
 gboolean          tl_run_filter_repeated (TlContext       *context,
                                           const TlFilter  *filter,
                                           const TlValue   *values,

@@ -416,18 +416,22 @@ test_fault (void)
  * (OpenCL, or the C reference standing in) or the input's, never garbage.
  */
 static void
-test_fault_walk (void)
+test_fault_walk (gconstpointer data)
 {
-  guint n;
+  const gchar *bands = data;
+  guint        n;
 
   if (g_test_subprocess ())
     {
       gint to_reference, to_input;
 
-      run_child ("invert", NULL, &to_reference, &to_input);
+      run_child (bands ? "box-blur" : "invert", NULL, &to_reference, &to_input);
       g_assert_true (to_reference == 0 || to_input == 0);
       return;
     }
+  /* Banded: the pixels cross in bands, a failure mid-transfer too. */
+  if (bands)
+    g_setenv ("THREADLENS_BANDS", bands, TRUE);
   for (n = 1; n <= TL_TEST_FAULT_CALLS; n++)
     {
       g_autofree gchar *spec = g_strdup_printf ("%u", n);
@@ -440,6 +444,47 @@ test_fault_walk (void)
       g_test_trap_assert_stdout ("*reference * input *");
     }
   g_unsetenv ("THREADLENS_FAULT");
+  g_unsetenv ("THREADLENS_BANDS");
+}
+
+/* GPU's path on any device: small tiles (THREADLENS_TILE), each moved in
+ * bands through the device's own buffers (THREADLENS_BANDS).  Every
+ * operation through the module equals the engine's whole-image result
+ * (`threadlens apply`'s), in 8-bit and float storage.
+ */
+static void
+test_tiled_bands (void)
+{
+  static const gchar *const formats[] = { "R'G'B'A u8", "R'G'B'A float" };
+  guint                     n;
+  const TlFilter *const    *filters   = tl_filter_list (&n);
+  guint                     f, i;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++)
+    for (i = 0; i < n; i++)
+      {
+        const TlFilter       *filter   = filters[i];
+        g_autofree TlValue   *values   = tl_filter_default_values (filter);
+        g_autoptr(GeglBuffer) layer    = layer_of (formats[f]);
+        g_autoptr(GeglBuffer) expected = engine_result (context, filter, values,
+                                                        NULL, layer);
+        g_autoptr(GeglBuffer) result   = NULL;
+        g_autoptr(GeglNode)   graph    = NULL;
+        g_autofree gchar     *what     = g_strdup_printf ("%s in %s, 48x48 tiles "
+                                                          "in 3 bands",
+                                                          filter->name,
+                                                          formats[f]);
+        GeglNode             *op;
+
+        graph = graph_for (&op, filter->name, layer);
+        set_values (op, filter, values);
+        g_setenv ("THREADLENS_TILE", "48", TRUE);
+        g_setenv ("THREADLENS_BANDS", "3", TRUE);
+        result = render (op, layer, &crop, 1.0);
+        g_unsetenv ("THREADLENS_TILE");
+        g_unsetenv ("THREADLENS_BANDS");
+        assert_same (expected, result, &crop, what);
+      }
 }
 
 /* Allocations sized by the layer that one run through the module makes
@@ -633,7 +678,9 @@ main (int    argc,
   g_test_add_func ("/gegl-module/thread-map", test_thread_map);
   g_test_add_func ("/gegl-module/refused-dispatch", test_refused);
   g_test_add_func ("/gegl-module/fault", test_fault);
-  g_test_add_func ("/gegl-module/fault-walk", test_fault_walk);
+  g_test_add_data_func ("/gegl-module/fault-walk", NULL, test_fault_walk);
+  g_test_add_data_func ("/gegl-module/fault-walk-banded", "4", test_fault_walk);
+  g_test_add_func ("/gegl-module/tiled-bands", test_tiled_bands);
   for (i = 0; i < G_N_ELEMENTS (alloc_walks); i++)
     {
       g_autofree gchar *name = g_strdup_printf ("/gegl-module/alloc-walk/%s",
