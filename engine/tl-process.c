@@ -244,9 +244,10 @@ tl_process_block_give (TlProcessBlock *block)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TlProcessBlock, tl_process_block_give)
 
-/* Pixels move between GEGL's tiles and the kernels' memory in bands of
- * rows on GEGL's threads (gegl_parallel_distribute_area (), the threads
- * GIMP's preferences give GEGL): one thread converting a 3840x2160 8-bit
+/* Pixels move between GEGL's tiles and the kernels' memory in parts on
+ * GEGL's threads (gegl_parallel_distribute_area (), the threads GIMP's
+ * preferences give GEGL; rows of a tall area, columns of a wide band, so
+ * that a part spans whole tiles): one thread converting a 3840x2160 8-bit
  * layer took 17-23 ms to read it and 8-20 ms to write it on this 2-core
  * machine, two threads 12-14 and 5-10 ms, and a GIMP of more cores runs
  * its own filters on all of them.  Nested in a distribution that is
@@ -342,7 +343,8 @@ tl_process_copy_alpha (TlProcessRows       *copy,
       for (i = 0; i < band.height; i++)
         {
           guint8 *pixels = copy->pixels +
-                           (gsize) (y + i - copy->area->y) * copy->rowstride;
+                           (gsize) (y + i - copy->area->y) * copy->rowstride +
+                           (gsize) (rows->x - copy->area->x) * 4 * channel;
           guint8 *layer  = scratch + i * stride;
 
           /* A constant size for each type, so the copies inline. */
@@ -387,9 +389,10 @@ tl_process_copy_rows (const GeglRectangle *rows,
 {
   TlProcessRows *copy  = data;
   guint8        *first = copy->pixels +
-                         (gsize) (rows->y - copy->area->y) * copy->rowstride;
+                         (gsize) (rows->y - copy->area->y) * copy->rowstride +
+                         (gsize) (rows->x - copy->area->x) *
+                         babl_format_get_bytes_per_pixel (copy->format);
 
-  /* Bands are whole rows of AREA: only y moves. */
   if (copy->layer)
     tl_process_copy_alpha (copy, rows);
   else if (copy->write)
@@ -418,7 +421,7 @@ tl_process_copy (GeglBuffer          *buffer,
   copy.layer = tl_process_without_alpha (buffer, format, copy.opaque);
 
   gegl_parallel_distribute_area (area, TL_PROCESS_PIXELS_PER_THREAD,
-                                 GEGL_SPLIT_STRATEGY_HORIZONTAL,
+                                 GEGL_SPLIT_STRATEGY_AUTO,
                                  tl_process_copy_rows, &copy);
   if (g_atomic_int_get (&copy.no_memory))
     {
@@ -509,6 +512,22 @@ typedef struct
   guint8              *out;
   TlProcessReport     *report;
 } TlProcessBands;
+
+/* BUFFER's tile rows, for a band that starts at row Y: GRID rows a tile,
+ * and where Y sits in them.
+ */
+static void
+tl_process_tile_grid (GeglBuffer *buffer,
+                      gint        y,
+                      guint      *grid,
+                      guint      *phase)
+{
+  gint height = 0, shift = 0;
+
+  g_object_get (buffer, "tile-height", &height, "shift-y", &shift, NULL);
+  *grid  = MAX (height, 1);
+  *phase = (guint) (((gint64) y + shift) % *grid + *grid) % *grid;
+}
 
 static gboolean
 tl_process_fill_band (guint     first,
@@ -611,8 +630,14 @@ tl_process_tile (TlContext           *context,
       TlProcessBands bands  = { source, target, &area, tile, format,
                                 pixel_size, in.data, out.data, report };
       TlRunBands     moving = { tl_process_fill_band, tl_process_drain_band,
-                                tile->y - area.y, tile->height, &bands };
+                                tile->y - area.y, tile->height };
       gdouble        copies = report->read_ms + report->write_ms;
+
+      moving.data = &bands;
+      tl_process_tile_grid (source, area.y, &moving.fill_grid,
+                            &moving.fill_phase);
+      tl_process_tile_grid (target, area.y, &moving.drain_grid,
+                            &moving.drain_phase);
 
       start = g_get_monotonic_time ();
       if (! tl_run_filter_banded (context, filter, values, choice, &pixels,

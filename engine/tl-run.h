@@ -47,7 +47,9 @@ gboolean          tl_run_filter          (TlContext       *context,
  * before they are uploaded; DRAIN takes those rows of the output from
  * it, as soon as they are back.  Only output rows FIRST_ROW to FIRST_ROW
  * + ROWS come back (a tile within its halo).  Either may fail with an
- * error, which ends the run.
+ * error, which ends the run.  Bands of the input end on multiples of
+ * FILL_GRID rows counted from -FILL_PHASE, the output's likewise (GEGL's
+ * tile rows: a tile copied by one band, whole); 0 or 1: anywhere.
  */
 typedef gboolean (* TlRunBandFunc) (guint     first,
                                     guint     rows,
@@ -60,6 +62,10 @@ typedef struct
   TlRunBandFunc drain;
   guint         first_row;
   guint         rows;
+  guint         fill_grid;
+  guint         fill_phase;
+  guint         drain_grid;
+  guint         drain_phase;
   gpointer      data;
 } TlRunBands;
 
