@@ -32,12 +32,15 @@ tl_context_new (const gchar *device_spec,
   cl_context_properties  properties[3];
   cl_int                 status = CL_SUCCESS;
   guint                  version;
+  gint64                 start = g_get_monotonic_time ();
+  gdouble                listed_ms;
 
   g_mutex_init (&context->staging_lock);
 
   context->devices = tl_cl_list_devices (error);
   if (context->devices == NULL)
     return NULL;
+  listed_ms = (g_get_monotonic_time () - start) / 1000.0;
 
   context->device = tl_cl_find_device (context->devices, device_spec, error);
   if (context->device == NULL)
@@ -162,9 +165,12 @@ tl_context_new (const gchar *device_spec,
                                              tl_context_release_kernel);
   context->kernel_local = g_hash_table_new_full (NULL, NULL, NULL, g_free);
 
-  g_debug ("device %u: %s (%s), options '%s'", context->device->index,
+  /* Where a process's first call goes (build-aux/bench-gegl --verbose). */
+  g_debug ("device %u: %s (%s), options '%s'; platforms listed in %.1f ms, "
+           "context and queue made in %.1f ms", context->device->index,
            context->device->name, context->device->platform_name,
-           context->build_options);
+           context->build_options, listed_ms,
+           (g_get_monotonic_time () - start) / 1000.0 - listed_ms);
 
   return g_steal_pointer (&context);
 }

@@ -86,6 +86,8 @@ tl_context_take_staging (TlContext     *context,
 
   if (staging->size < bytes)
     {
+      gint64 start = g_get_monotonic_time ();
+
       tl_staging_release (staging, context->queue);
       staging->buffer = TL_CL_NEW (clCreateBuffer, &status, context->context,
                                    CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
@@ -104,6 +106,8 @@ tl_context_take_staging (TlContext     *context,
           return NULL;
         }
       staging->size = bytes;
+      g_debug ("%" G_GSIZE_FORMAT " bytes of pinned host memory in %.1f ms",
+               bytes, (g_get_monotonic_time () - start) / 1000.0);
     }
   return staging->mapped;
 }
