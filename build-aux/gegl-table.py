@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # ThreadLens: a markdown table from bench-gegl's JSON (doc/performance.md's
 # in-core table).  With two files, the first is the baseline and the table
-# shows both medians.  Usage: gegl-table.py [BASELINE.json] RESULT.json
+# shows both medians.  Cases without a ThreadLens breakdown (thread-map)
+# show zeros there.  Usage: gegl-table.py [BASELINE.json] RESULT.json
 import json
 import sys
 
@@ -16,7 +17,8 @@ head = ["size", "operation"]
 if base:
     head += ["before ms"]
 head += ["ms", "ms/MP", "invert-gamma ms", "of it", "read", "upload", "kernels",
-         "download", "write", "GEGL CPU twin", "GEGL OpenCL twin", "check"]
+         "download", "write", "device", "GEGL CPU twin", "GEGL OpenCL twin",
+         "check"]
 print("| " + " | ".join(head) + " |")
 print("|" + " --- |" * len(head))
 for r in rows:
@@ -28,6 +30,8 @@ for r in rows:
               "%.1f" % r["invert_gamma_ms"], "%.2f" % r["vs_invert_gamma"]]
     cells += ["%.1f" % r[k] for k in ("read_ms", "upload_ms", "kernels_ms",
                                       "download_ms", "write_ms")]
+    # The device's part by the wall clock, where the run measured it.
+    cells.append("%.1f" % r["device_ms"] if "device_ms" in r else "")
     for k in ("twin_cpu_ms", "twin_opencl_ms"):
         cells.append("%.1f" % r[k] if r[k] >= 0 else "")
     cells.append(r["check"])
