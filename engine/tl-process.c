@@ -529,23 +529,41 @@ tl_process_tile_grid (GeglBuffer *buffer,
   *phase = (guint) (((gint64) y + shift) % *grid + *grid) % *grid;
 }
 
+/* BAND of the tile's input (WRITE FALSE: from SOURCE) or output (from
+ * the pixels into TARGET), its rows FIRST on from the area's top; its
+ * time goes to the report's read or write.
+ */
+static gboolean
+tl_process_copy_band (TlProcessBands *bands,
+                      guint           first,
+                      guint           rows,
+                      gboolean        write,
+                      GError        **error)
+{
+  const GeglRectangle *span   = write ? bands->tile : bands->area;
+  gsize                stride = (gsize) bands->area->width * bands->pixel_size;
+  GeglRectangle        band   = { span->x, bands->area->y + (gint) first,
+                                  span->width, (gint) rows };
+  guint8              *pixels = (write ? bands->out : bands->in) + first * stride +
+                                (gsize) (span->x - bands->area->x) *
+                                bands->pixel_size;
+  gint64               start  = g_get_monotonic_time ();
+  gboolean             ok;
+
+  ok = tl_process_copy (write ? bands->target : bands->source, &band,
+                        bands->format, pixels, stride, write, error);
+  *(write ? &bands->report->write_ms : &bands->report->read_ms) +=
+    (g_get_monotonic_time () - start) / 1000.0;
+  return ok;
+}
+
 static gboolean
 tl_process_fill_band (guint     first,
                       guint     rows,
                       gpointer  data,
                       GError  **error)
 {
-  TlProcessBands *bands  = data;
-  gsize           stride = (gsize) bands->area->width * bands->pixel_size;
-  GeglRectangle   band   = { bands->area->x, bands->area->y + (gint) first,
-                             bands->area->width, (gint) rows };
-  gint64          start  = g_get_monotonic_time ();
-  gboolean        ok;
-
-  ok = tl_process_copy (bands->source, &band, bands->format,
-                        bands->in + first * stride, stride, FALSE, error);
-  bands->report->read_ms += (g_get_monotonic_time () - start) / 1000.0;
-  return ok;
+  return tl_process_copy_band (data, first, rows, FALSE, error);
 }
 
 static gboolean
@@ -554,19 +572,7 @@ tl_process_drain_band (guint     first,
                        gpointer  data,
                        GError  **error)
 {
-  TlProcessBands *bands  = data;
-  gsize           stride = (gsize) bands->area->width * bands->pixel_size;
-  GeglRectangle   band   = { bands->tile->x, bands->area->y + (gint) first,
-                             bands->tile->width, (gint) rows };
-  gint64          start  = g_get_monotonic_time ();
-  gboolean        ok;
-
-  ok = tl_process_copy (bands->target, &band, bands->format,
-                        bands->out + first * stride +
-                        (gsize) (bands->tile->x - bands->area->x) *
-                        bands->pixel_size, stride, TRUE, error);
-  bands->report->write_ms += (g_get_monotonic_time () - start) / 1000.0;
-  return ok;
+  return tl_process_copy_band (data, first, rows, TRUE, error);
 }
 
 static gboolean

@@ -1089,16 +1089,14 @@ tl_run_filter (TlContext       *context,
                TlRunTimes      *times,
                GError         **error)
 {
-  g_return_val_if_fail (context != NULL && filter != NULL, FALSE);
-  g_return_val_if_fail (values != NULL && choice != NULL, FALSE);
-  g_return_val_if_fail (pixels != NULL && pixels->in && pixels->out, FALSE);
-
-  return tl_run_execute (context, filter, values, choice, pixels, 1, NULL,
-                         NULL, NULL, plan, times, error);
+  return tl_run_filter_banded (context, filter, values, choice, pixels, NULL,
+                               plan, times, error);
 }
 
 /* As tl_run_filter (), with the pixels moved in bands of rows that BANDS
- * fills and drains (see TlRunBands): PIXELS' memory is the bands'.
+ * fills and drains (see TlRunBands): PIXELS' memory is the bands'.  With
+ * BANDS NULL, PIXELS' input is all there first and the output all back
+ * at the end.
  */
 gboolean
 tl_run_filter_banded (TlContext        *context,
@@ -1114,7 +1112,7 @@ tl_run_filter_banded (TlContext        *context,
   g_return_val_if_fail (context != NULL && filter != NULL, FALSE);
   g_return_val_if_fail (values != NULL && choice != NULL, FALSE);
   g_return_val_if_fail (pixels != NULL && pixels->in && pixels->out, FALSE);
-  g_return_val_if_fail (bands != NULL && bands->fill && bands->drain, FALSE);
+  g_return_val_if_fail (bands == NULL || (bands->fill && bands->drain), FALSE);
 
   return tl_run_execute (context, filter, values, choice, pixels, 1, NULL,
                          NULL, bands, plan, times, error);

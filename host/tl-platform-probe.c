@@ -111,15 +111,22 @@ tl_platform_probe_key (void)
   return g_strdup (g_checksum_get_string (sum));
 }
 
-/* Runs HELPER; TRUE when it listed the platforms and exited cleanly. */
+/* Runs HELPER; TRUE when it listed the platforms and exited cleanly.
+ * VERDICT is whether the outcome speaks of the drivers, to be kept for
+ * later processes: a helper that could not start (not installed, a
+ * broken package) or did not finish in time (a loaded machine) says
+ * nothing of them, and a later process asks again.
+ */
 static gboolean
 tl_platform_probe_spawn (const gchar  *helper,
+                         gboolean     *verdict,
                          GError      **error)
 {
   g_autoptr(GSubprocess) child  = NULL;
   g_autoptr(GError)      failed = NULL;
   gint64                 end;
 
+  *verdict = FALSE;
   child = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE |
                             G_SUBPROCESS_FLAGS_STDERR_SILENCE, &failed,
                             helper, NULL);
@@ -148,6 +155,7 @@ tl_platform_probe_spawn (const gchar  *helper,
       return FALSE;
     }
   g_subprocess_wait (child, NULL, NULL);
+  *verdict = TRUE;
   if (g_subprocess_get_successful (child))
     return TRUE;
   if (g_subprocess_get_if_signaled (child))
@@ -178,7 +186,7 @@ tl_platform_probe_check (const gchar  *helper,
   g_autofree gchar *path    = dir ? g_build_filename (dir, key, NULL) : NULL;
   g_autofree gchar *verdict = NULL;
   g_autoptr(GError) unsafe  = NULL;
-  gboolean          safe;
+  gboolean          safe, verdict_known;
 
   g_return_val_if_fail (helper != NULL, FALSE);
 
@@ -194,8 +202,8 @@ tl_platform_probe_check (const gchar  *helper,
       return FALSE;
     }
 
-  safe = tl_platform_probe_spawn (helper, &unsafe);
-  if (path && g_mkdir_with_parents (dir, 0700) == 0)
+  safe = tl_platform_probe_spawn (helper, &verdict_known, &unsafe);
+  if (path && verdict_known && g_mkdir_with_parents (dir, 0700) == 0)
     g_file_set_contents (path, safe ? "ok" : unsafe->message, -1, NULL);
   if (! safe)
     g_propagate_error (error, g_steal_pointer (&unsafe));

@@ -28,6 +28,7 @@
 #include "tl-filter.h"
 #include "tl-host.h"
 #include "tl-image.h"
+#include "tl-platform-probe.h"
 #include "tl-process.h"
 
 /* More OpenCL calls than one invert through the module makes from a
@@ -626,6 +627,61 @@ test_refused (void)
   g_test_trap_assert_stderr ("*threadlens:sepia*4096x4096*left as they were*");
 }
 
+/* The safety check's verdict is kept for later processes only when the
+ * check ran: a helper that cannot start (a broken installation) is asked
+ * again next time, so that fixing it turns OpenCL back on.
+ */
+static void
+test_probe_kept (void)
+{
+  g_autofree gchar *cache  = g_dir_make_tmp ("threadlens-probe-XXXXXX", NULL);
+  g_autofree gchar *helper = g_test_build_filename (G_TEST_BUILT, "..", "plug-in",
+                                                    "threadlens-cl-probe", NULL);
+  g_autofree gchar *saved  = g_strdup (g_getenv ("THREADLENS_CACHE_DIR"));
+  gboolean          from_cache = TRUE;
+  guint             i;
+
+  g_setenv ("THREADLENS_CACHE_DIR", cache, TRUE);
+  for (i = 0; i < 2; i++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      g_assert_false (tl_platform_probe_check ("/nonexistent/threadlens-cl-probe",
+                                               &from_cache, &error));
+      g_assert_error (error, TL_ERROR, TL_ERROR_NO_PLATFORM);
+      g_assert_nonnull (strstr (error->message, "could not run"));
+      g_assert_false (from_cache);
+    }
+  for (i = 0; i < 2; i++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      g_assert_true (tl_platform_probe_check (helper, &from_cache, &error));
+      g_assert_no_error (error);
+      g_assert_true (from_cache == (i == 1));
+    }
+  if (saved)
+    g_setenv ("THREADLENS_CACHE_DIR", saved, TRUE);
+  else
+    g_unsetenv ("THREADLENS_CACHE_DIR");
+  {
+    g_autofree gchar *verdicts = g_build_filename (cache, "opencl-probe", NULL);
+    GDir             *dir      = g_dir_open (verdicts, 0, NULL);
+    const gchar      *name;
+
+    while (dir && (name = g_dir_read_name (dir)))
+      {
+        g_autofree gchar *file = g_build_filename (verdicts, name, NULL);
+
+        g_unlink (file);
+      }
+    if (dir)
+      g_dir_close (dir);
+    g_rmdir (verdicts);
+    g_rmdir (cache);
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -681,6 +737,7 @@ main (int    argc,
   g_test_add_data_func ("/gegl-module/fault-walk", NULL, test_fault_walk);
   g_test_add_data_func ("/gegl-module/fault-walk-banded", "4", test_fault_walk);
   g_test_add_func ("/gegl-module/tiled-bands", test_tiled_bands);
+  g_test_add_func ("/gegl-module/probe-kept", test_probe_kept);
   for (i = 0; i < G_N_ELEMENTS (alloc_walks); i++)
     {
       g_autofree gchar *name = g_strdup_printf ("/gegl-module/alloc-walk/%s",
