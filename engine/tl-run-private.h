@@ -1,0 +1,64 @@
+/* ThreadLens: a run's insides, shared by tl-run.c (plans, launches,
+ * timing) and tl-run-bands.c (banded transfers); everyone else goes
+ * through tl-run.h.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef TL_RUN_PRIVATE_H
+#define TL_RUN_PRIVATE_H
+
+#include "tl-run.h"
+
+G_BEGIN_DECLS
+
+/* What each launch ran: its kernel (not owned) and the filter's step,
+ * one enqueued plan, that it belongs to.
+ */
+typedef struct
+{
+  cl_kernel kernel;
+  guint     step;
+} TlRunLaunch;
+
+struct _TlRun
+{
+  TlContext      *context;
+  const TlFilter *filter;      /* NULL for a run of tl_run_new () */
+  gchar          *program;     /* with the storage variant, if any */
+  const TlPixels *pixels;
+  cl_mem          codec;       /* the codec's table, or NULL */
+  TlPlan          plan;
+  cl_mem          input;
+  cl_mem          output;
+  GPtrArray      *buffers;     /* every cl_mem of the run, released at end */
+  GPtrArray      *launches;    /* kernel events, for timing */
+  GArray         *launched;    /* TlRunLaunch: each event's kernel and step */
+  guint           steps;       /* enqueued plans so far: a filter's steps */
+  gint            row_base;    /* TlDispatch.row_base of the next launches */
+  gboolean        in_place;    /* the buffers use the pixels' own memory */
+};
+
+/* The most bands one transfer is cut into. */
+#define TL_RUN_MAX_BANDS 64
+
+gdouble  tl_run_event_ms            (cl_event          first,
+                                     cl_event          last);
+gsize    tl_run_storage_pixel_size  (const TlPixels   *pixels);
+
+guint    tl_run_bands_setting       (void);
+gboolean tl_run_bands_upload        (TlRun            *run,
+                                     const TlRunBands *bands,
+                                     cl_event         *events,
+                                     guint            *n_events,
+                                     GError          **error);
+gboolean tl_run_bands_download      (TlRun            *run,
+                                     const TlRunBands *bands,
+                                     gdouble          *download_ms,
+                                     GError          **error);
+void     tl_run_bands_release       (cl_event         *events,
+                                     guint             n);
+
+G_END_DECLS
+
+#endif /* TL_RUN_PRIVATE_H */
