@@ -1,6 +1,7 @@
 /* ThreadLens: a run's insides, shared by tl-run.c (plans, launches,
  * timing) and tl-run-bands.c (banded transfers); everyone else goes
- * through tl-run.h.
+ * through tl-run.h.  tl-run-timer.c (the tuner's timings) builds on the
+ * same set-up and passes.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -42,6 +43,18 @@ struct _TlRun
 /* The most bands one transfer is cut into. */
 #define TL_RUN_MAX_BANDS 64
 
+void     tl_run_clear               (TlRun            *run);
+gboolean tl_run_setup               (TlRun            *run,
+                                     TlContext        *context,
+                                     const TlFilter   *filter,
+                                     const TlPixels   *pixels,
+                                     cl_event         *upload,
+                                     GError          **error);
+gboolean tl_run_timed_pass          (TlRun            *run,
+                                     const TlValue    *values,
+                                     gdouble          *ms,
+                                     GArray           *kernels,
+                                     GError          **error);
 gdouble  tl_run_event_ms            (cl_event          first,
                                      cl_event          last);
 gsize    tl_run_storage_pixel_size  (const TlPixels   *pixels);
