@@ -155,6 +155,16 @@ tl_program_has_variant (const gchar *program,
   return g_strv_contains ((const gchar *const *) tokens, token);
 }
 
+/* Whether program NAME ("smooth:tl_bilateral@u8") comes from kernels/FILE.cl. */
+static gboolean
+tl_program_is_file (const gchar *name,
+                    const gchar *file)
+{
+  gsize length = strcspn (name, ":@");
+
+  return length == strlen (file) && strncmp (name, file, length) == 0;
+}
+
 /* The build options for program NAME ("blur:tl_convolve_2d@u8+premul").
  * Programs that leave premultiplied light divide by alpha, in every
  * kernel that stores pixels; by default OpenCL C lets a division be 2.5
@@ -163,13 +173,17 @@ tl_program_has_variant (const gchar *program,
  * choice (a fused blur against its two passes).  Rounded correctly, the
  * division is the C codec's in every kernel.  Other programs keep the
  * default: edge-sobel's square roots, rounded correctly, took 0.207 to
- * 0.271 ms in float on the H100.
+ * 0.271 ms in float on the H100.  The smoothing filters' program divides
+ * and takes roots once a pixel after hundreds of taps, so it is rounded
+ * correctly too: its references hold it to the C library's bits.
  */
 static gchar *
 tl_context_program_options (TlContext   *context,
                             const gchar *name)
 {
-  if (context->device->exact_divide && tl_program_has_variant (name, "premul"))
+  if (context->device->exact_divide &&
+      (tl_program_has_variant (name, "premul") ||
+       tl_program_is_file (name, "smooth")))
     return g_strconcat (context->build_options,
                         " -cl-fp32-correctly-rounded-divide-sqrt", NULL);
   return g_strdup (context->build_options);

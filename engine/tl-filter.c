@@ -31,6 +31,8 @@ static const TlFilter *const tl_filters[] =
   &tl_filter_pixelize,
   &tl_filter_unsharp_mask,
   &tl_filter_posterize,
+  &tl_filter_bilateral_filter,
+  &tl_filter_snn_mean,
 };
 
 const TlFilter *const *

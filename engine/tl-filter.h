@@ -263,6 +263,8 @@ extern const TlFilter tl_filter_edge_sobel;
 extern const TlFilter tl_filter_pixelize;
 extern const TlFilter tl_filter_unsharp_mask;
 extern const TlFilter tl_filter_posterize;
+extern const TlFilter tl_filter_bilateral_filter;
+extern const TlFilter tl_filter_snn_mean;
 
 G_END_DECLS
 
