@@ -33,6 +33,7 @@ static const TlFilter *const tl_filters[] =
   &tl_filter_posterize,
   &tl_filter_bilateral_filter,
   &tl_filter_snn_mean,
+  &tl_filter_mean_curvature_blur,
 };
 
 const TlFilter *const *
@@ -379,9 +380,13 @@ tl_filter_reference_convolving (const TlFilter *filter,
   n      = (gsize) pixels->width * pixels->height;
   narrow = pixels->codec != NULL &&
            tl_codec_get_storage (pixels->codec) != TL_STORAGE_FLOAT;
-  if (filter->halo)
+  if (filter->halo || filter->reference_scratch)
     {
-      scratch = tl_alloc_n (n, 4 * sizeof (gfloat), error);
+      gsize pixels_wanted = filter->reference_scratch ?
+                            filter->reference_scratch (values, pixels->width,
+                                                       pixels->height) : n;
+
+      scratch = tl_alloc_n (pixels_wanted, 4 * sizeof (gfloat), error);
       if (scratch == NULL)
         return FALSE;
     }

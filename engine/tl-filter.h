@@ -89,6 +89,8 @@ typedef struct
                                  * (tl_filter_recursive_takes ()) */
   gfloat       *scratch;        /* an image of 4 floats a pixel between
                                  * two passes, for filters with a halo
+                                 * (or as many pixels as the filter's
+                                 * reference_scratch () asks)
                                  * (tl_filter_reference () allocates
                                  * it, so that a reference never
                                  * aborts on memory); else NULL */
@@ -140,6 +142,12 @@ struct _TlFilter
    * TL_FILTER_HALO_WHOLE: every pixel of the layer's lines.
    */
   guint    (* halo)      (const TlValue   *values);
+  /* Pixels of scratch its reference takes for a WIDTH x HEIGHT image
+   * (NULL: one such image where it has a halo, else none).
+   */
+  gsize    (* reference_scratch) (const TlValue *values,
+                                  guint          width,
+                                  guint          height);
   /* Checks values beyond their ranges (NULL: nothing to check). */
   gboolean (* check)     (const TlFilter  *filter,
                           const TlValue   *values,
@@ -265,6 +273,7 @@ extern const TlFilter tl_filter_unsharp_mask;
 extern const TlFilter tl_filter_posterize;
 extern const TlFilter tl_filter_bilateral_filter;
 extern const TlFilter tl_filter_snn_mean;
+extern const TlFilter tl_filter_mean_curvature_blur;
 
 G_END_DECLS
 
