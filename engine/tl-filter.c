@@ -34,6 +34,7 @@ static const TlFilter *const tl_filters[] =
   &tl_filter_bilateral_filter,
   &tl_filter_snn_mean,
   &tl_filter_mean_curvature_blur,
+  &tl_filter_motion_blur_linear,
 };
 
 const TlFilter *const *

@@ -274,6 +274,7 @@ extern const TlFilter tl_filter_posterize;
 extern const TlFilter tl_filter_bilateral_filter;
 extern const TlFilter tl_filter_snn_mean;
 extern const TlFilter tl_filter_mean_curvature_blur;
+extern const TlFilter tl_filter_motion_blur_linear;
 
 G_END_DECLS
 

@@ -216,6 +216,19 @@ static const OracleCase oracle_cases[] =
     "gegl:snn-mean", { "radius=3", "pairs=1", NULL },
     0.0, 0.0,
     "as above, one pair over the window's upper half", 0, 3 },
+  /* GEGL places each sample and mixes its four pixels in double; ours
+   * the same places (from the host, in double) mixed in float.  Compared
+   * half the length and a pixel inside the edges, where GEGL reads
+   * transparent black.
+   */
+  { "motion-blur-linear", "coffee.png", { NULL },
+    "gegl:motion-blur-linear", { NULL },
+    1e-6, 1e-8,
+    "the same samples, mixed in float, not double", 0, 6 },
+  { "motion-blur-linear", "logo.png", { "length=25", "angle=-30", NULL },
+    "gegl:motion-blur-linear", { "length=25", "angle=-30", NULL },
+    1e-6, 1e-8,
+    "as above, along a slant, premultiplied alpha", 0, 14 },
   /* GEGL steps in double and rounds each step to float; ours in float,
    * with the magnitude cancelled out of the update.  Both pad once by
    * clamped pixels, so the whole image is compared.  Where the gradient
