@@ -70,8 +70,9 @@ tl_context_variant_defines (const gchar  *variant,
 /* PROGRAM is a kernels/ file's name, optionally with the kernels wanted
  * after ':' (comma-separated; none: all of them) and a storage variant
  * after '@': "tone:tl_sepia@u8+trc".  The variant's defines, the kernels'
- * and the shared headers go in front of the program's source, so the
- * driver never needs an include path.  Building only the kernels a filter
+ * and the shared headers (tl-index.h, tl-pixel.h, tl-math.h) go in
+ * front of the program's source, so the driver never needs an include
+ * path.  Building only the kernels a filter
  * runs matters on PoCL, whose LLVM takes about 0.1 s a kernel.
  */
 static gchar *
@@ -83,6 +84,7 @@ tl_context_load_source (const gchar *program,
   g_autofree gchar *file    = g_strconcat (parts[0], ".cl", NULL);
   g_autoptr(GBytes) index   = NULL;
   g_autoptr(GBytes) pixel   = NULL;
+  g_autoptr(GBytes) math    = NULL;
   g_autoptr(GBytes) body    = NULL;
   g_autoptr(GString) source = g_string_new (NULL);
 
@@ -100,7 +102,8 @@ tl_context_load_source (const gchar *program,
 
   index = tl_context_lookup_kernel_file ("tl-index.h", error);
   pixel = index ? tl_context_lookup_kernel_file ("tl-pixel.h", error) : NULL;
-  if (pixel == NULL)
+  math  = pixel ? tl_context_lookup_kernel_file ("tl-math.h", error) : NULL;
+  if (math == NULL)
     return NULL;
 
   body = tl_context_lookup_kernel_file (file, NULL);
@@ -115,6 +118,8 @@ tl_context_load_source (const gchar *program,
                        g_bytes_get_size (index));
   g_string_append_len (source, g_bytes_get_data (pixel, NULL),
                        g_bytes_get_size (pixel));
+  g_string_append_len (source, g_bytes_get_data (math, NULL),
+                       g_bytes_get_size (math));
   g_string_append_printf (source, "\n#line 1 \"%s\"\n", file);
   g_string_append_len (source, g_bytes_get_data (body, NULL),
                        g_bytes_get_size (body));

@@ -334,6 +334,70 @@ tl_filter_convolve_cl (TlRun              *run,
           tl_run_enqueue (run, vertical, 2, error));
 }
 
+/* The blur of gaussian-blur, the convolution or the recursive filter
+ * by the same rule, into *BLURRED: the row pass as ever, then the column
+ * pass into the scratch image, not the storage.
+ */
+gboolean
+tl_filter_gaussian_scratch_cl (TlRun    *run,
+                               gdouble   std_dev,
+                               cl_mem   *blurred,
+                               GError  **error)
+{
+  gint               radius;
+  g_autofree gfloat *weights = NULL;
+  TlConvolveOrder    order;
+  cl_mem             in = tl_run_get_input (run);
+  cl_mem             taps, tmp;
+  cl_kernel          horizontal, vertical;
+
+  if (tl_filter_recursive_applies (std_dev) &&
+      tl_filter_recursive_supported (tl_run_get_context (run)))
+    return tl_filter_recursive_blur_cl (run, std_dev, blurred, error);
+
+  weights = tl_filter_gaussian_weights (std_dev, &radius);
+  order   = tl_filter_convolve_order (weights, radius);
+  taps    = tl_run_new_buffer (run, CL_MEM_READ_ONLY,
+                               sizeof (gfloat) * (2 * radius + 1), weights,
+                               error);
+  tmp      = taps ? tl_run_new_scratch (run, error) : NULL;
+  *blurred = tmp ? tl_filter_blur_scratch_new (run, error) : NULL;
+  return (*blurred != NULL &&
+          tl_filter_convolve_pass (run, "tl_convolve_h_tiled", "tl_convolve_h",
+                                   taps, radius, order, TL_CONVOLVE_ROWS,
+                                   &horizontal, error) &&
+          tl_run_set_arg (run, horizontal, 0, sizeof (cl_mem), &in, error) &&
+          tl_run_set_arg (run, horizontal, 1, sizeof (cl_mem), &tmp, error) &&
+          tl_run_enqueue (run, horizontal, 2, error) &&
+          tl_filter_convolve_pass (run, "tl_convolve_v_scratch_tiled",
+                                   "tl_convolve_v_scratch", taps, radius,
+                                   order, TL_CONVOLVE_COLUMNS, &vertical,
+                                   error) &&
+          tl_run_set_arg (run, vertical, 0, sizeof (cl_mem), &tmp, error) &&
+          tl_run_set_arg (run, vertical, 1, sizeof (cl_mem), blurred, error) &&
+          tl_run_enqueue (run, vertical, 2, error));
+}
+
+void
+tl_filter_gaussian_scratch_reference (gdouble              std_dev,
+                                      const TlFloatPixels *pixels)
+{
+  gint               radius;
+  gsize              i, n = (gsize) pixels->width * pixels->height * 4;
+  g_autofree gfloat *weights = NULL;
+
+  if (tl_filter_recursive_takes (std_dev, pixels))
+    {
+      tl_filter_recursive_reference (std_dev, pixels);
+      return;
+    }
+  weights = tl_filter_gaussian_weights (std_dev, &radius);
+  tl_filter_convolve_reference (weights, radius, pixels);
+  if (pixels->scratch_half)
+    for (i = 0; i < n; i++)
+      pixels->out[i] = tl_codec_half_round (pixels->out[i]);
+}
+
 static void
 tl_blur_reference (const TlFilter      *filter,
                    const TlValue       *values,

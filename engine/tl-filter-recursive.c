@@ -478,10 +478,12 @@ tl_recursive_value_size (const TlPixels *pixels)
                                                   sizeof (gfloat);
 }
 
-/* The scratch image for the run. */
-static cl_mem
-tl_recursive_new_scratch (TlRun   *run,
-                          GError **error)
+/* The scratch image for the run: working floats, or halves for 8-bit
+ * storage (tl_filter_scratch_half ()).
+ */
+cl_mem
+tl_filter_blur_scratch_new (TlRun   *run,
+                            GError **error)
 {
   const TlPixels *pixels = tl_run_get_pixels (run);
   gsize           value  = tl_recursive_value_size (pixels);
@@ -570,7 +572,7 @@ tl_filter_recursive_cl (TlRun    *run,
                         gdouble   std_dev,
                         GError  **error)
 {
-  cl_mem tmp = tl_recursive_new_scratch (run, error);
+  cl_mem tmp = tl_filter_blur_scratch_new (run, error);
 
   return tmp != NULL && tl_recursive_passes (run, std_dev, tmp, TRUE, error);
 }
@@ -585,7 +587,7 @@ tl_filter_recursive_blur_cl (TlRun    *run,
                              cl_mem   *blurred,
                              GError  **error)
 {
-  *blurred = tl_recursive_new_scratch (run, error);
+  *blurred = tl_filter_blur_scratch_new (run, error);
 
   return (*blurred != NULL &&
           tl_recursive_passes (run, std_dev, *blurred, FALSE, error));

@@ -21,29 +21,8 @@
 
 #include "tl-error.h"
 #include "tl-filter.h"
+#include "tl-math.h"
 #include "tl-run.h"
-
-/* The C twin of the kernels' tl_smooth_exp (): the same operations in
- * the same order, so the same bits.
- */
-static gfloat
-tl_smooth_exp (gfloat x)
-{
-  gfloat k, r, p;
-
-  if (x < -87.0f)
-    return 0.0f;
-  k = floorf (x * 1.44269504f + 0.5f);
-  r = (x - k * 0.693145752f) - k * 1.42860677e-6f;
-  p = 0.00138888892f;
-  p = 0.00833333377f + r * p;
-  p = 0.0416666679f + r * p;
-  p = 0.166666672f + r * p;
-  p = 0.5f + r * p;
-  p = 1.0f + r * p;
-  p = 1.0f + r * p;
-  return ldexpf (p, (gint) k);
-}
 
 static const gfloat *
 tl_smooth_pixel (const TlFloatPixels *pixels,
@@ -131,7 +110,7 @@ tl_smooth_bilateral_reference (const TlFilter      *filter,
           for (u = -r; u <= r; u++)
             {
               const gfloat *p     = tl_smooth_pixel (pixels, x + u, y + v);
-              gfloat        range = tl_smooth_exp (-tl_smooth_colour_distance (centre, p) *
+              gfloat        range = tl_math_exp (-tl_smooth_colour_distance (centre, p) *
                                                    preserve);
               gfloat        weight = range * spatial[(v + r) * side + u + r];
 

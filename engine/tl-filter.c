@@ -35,6 +35,8 @@ static const TlFilter *const tl_filters[] =
   &tl_filter_snn_mean,
   &tl_filter_mean_curvature_blur,
   &tl_filter_motion_blur_linear,
+  &tl_filter_difference_of_gaussians,
+  &tl_filter_high_pass,
 };
 
 const TlFilter *const *

@@ -257,6 +257,19 @@ gboolean              tl_filter_recursive_blur_cl   (TlRun               *run,
                                                      gdouble              std_dev,
                                                      cl_mem              *blurred,
                                                      GError             **error);
+cl_mem                tl_filter_blur_scratch_new    (TlRun               *run,
+                                                     GError             **error);
+
+/* gaussian-blur's blur kept in a scratch image (tl_filter_blur_scratch_new
+ * ()), for filters that combine blurs (tl-filter-blur.c): its reference
+ * rounds as that image keeps values.
+ */
+gboolean              tl_filter_gaussian_scratch_cl        (TlRun               *run,
+                                                            gdouble              std_dev,
+                                                            cl_mem              *blurred,
+                                                            GError             **error);
+void                  tl_filter_gaussian_scratch_reference (gdouble              std_dev,
+                                                            const TlFloatPixels *pixels);
 
 /* Filter families register themselves here. */
 extern const TlFilter tl_filter_invert;
@@ -275,6 +288,8 @@ extern const TlFilter tl_filter_bilateral_filter;
 extern const TlFilter tl_filter_snn_mean;
 extern const TlFilter tl_filter_mean_curvature_blur;
 extern const TlFilter tl_filter_motion_blur_linear;
+extern const TlFilter tl_filter_difference_of_gaussians;
+extern const TlFilter tl_filter_high_pass;
 
 G_END_DECLS
 

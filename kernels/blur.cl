@@ -324,6 +324,14 @@ tl_unsharp_pixel (float4 v,
   return (float4) (v.xyz + scale * (v.xyz - sum.xyz), v.w);
 }
 
+/* difference-of-gaussians' pixel from its two blurs. */
+inline float4
+tl_dog_pixel (float4 first,
+              float4 second)
+{
+  return (float4) (first.xyz - second.xyz, first.w);
+}
+
 /* unsharp-mask's vertical pass: the vertical convolution of the
  * horizontally blurred image, then the sharpening.
  */
@@ -1238,6 +1246,148 @@ tl_unsharp_combine (global const tl_pixel   *in,
                                   tl_unsharp_pixel (tl_load (in, i, codec),
                                                     TL_SCRATCH_LOAD (blurred, i),
                                                     scale),
+                                  codec));
+}
+#endif
+
+/* The vertical pass into a scratch image rather than the storage, for
+ * filters that combine blurs (difference-of-gaussians, high-pass): the
+ * same sums as tl_convolve_v, rounded as the scratch image keeps them.
+ */
+inline void
+tl_convolve_v_keep (global const float4 *in,
+                    global tl_scratch   *out,
+                    const TlDispatch    *d,
+                    constant float      *weights,
+                    int                  radius,
+                    int                  tiled,
+                    local float4        *tile)
+{
+  int2 origin = tl_item_origin (d);
+  int  end    = min (origin.x + d->pixels_per_item, d->width);
+  int  row    = origin.y * d->stride;
+
+  if (origin.y >= d->height)
+    return;
+
+  for (int x = origin.x; x < end; x++)
+    TL_SCRATCH_STORE (out, row + x,
+                      tl_convolve_vertical (in, d, origin.y, x, weights,
+                                            radius, tiled, tile));
+}
+
+#if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_convolve_v_scratch)
+kernel void
+tl_convolve_v_scratch (global const float4 *in,
+                       global tl_scratch   *out,
+                       TlDispatch           d,
+                       global const float  *codec,
+                       constant float      *weights,
+                       int                  radius,
+                       local float4        *tile)
+{
+  tl_convolve_v_keep (in, out, &d, weights, radius, 0, tile);
+}
+#endif
+
+#if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_convolve_v_scratch_tiled)
+kernel void
+tl_convolve_v_scratch_tiled (global const float4 *in,
+                             global tl_scratch   *out,
+                             TlDispatch           d,
+                             global const float  *codec,
+                             constant float      *weights,
+                             int                  radius,
+                             local float4        *tile)
+{
+  tl_convolve_fill_column_tile (in, &d, radius, tile);
+  barrier (CLK_LOCAL_MEM_FENCE);
+  tl_convolve_v_keep (in, out, &d, weights, radius, 1, tile);
+}
+#endif
+
+/* difference-of-gaussians: the narrower blur less the wider one on
+ * premultiplied colour, the narrower one's alpha, as GEGL's subtract
+ * takes them.
+ */
+#if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_dog_combine)
+kernel void
+tl_dog_combine (global const tl_pixel   *in,
+                global tl_pixel         *out,
+                TlDispatch               d,
+                global const float      *codec,
+                global const tl_scratch *first,
+                global const tl_scratch *second)
+{
+  TL_RECURSIVE_CONVERT (tl_store (out, i,
+                                  tl_dog_pixel (TL_SCRATCH_LOAD (first, i),
+                                                TL_SCRATCH_LOAD (second, i)),
+                                  codec));
+}
+#endif
+
+/* high-pass: GEGL's graph on one pixel.  The blur, inverted on the
+ * perceptual curve at half opacity, goes over the layer in perceptual
+ * premultiplied light; the result, back in linear premultiplied light,
+ * has its contrast scaled about 0.5 between gamma 0.4545 and 2.2, as
+ * GEGL's math operations take it.  V and BLURRED are linear
+ * premultiplied; straight colour takes alpha no lower than
+ * TL_ALPHA_FLOOR.
+ */
+inline float3
+tl_high_pass_to_srgb (float3 v)
+{
+  return (float3) (tl_math_to_srgb (v.x), tl_math_to_srgb (v.y),
+                   tl_math_to_srgb (v.z));
+}
+
+inline float3
+tl_high_pass_curve (float3 v,
+                    float  contrast)
+{
+  float3 g = (float3) (tl_math_pow (v.x, 0.4545f), tl_math_pow (v.y, 0.4545f),
+                       tl_math_pow (v.z, 0.4545f));
+
+  g = ((g + -0.5f) * contrast) + 0.5f;
+  return (float3) (tl_math_pow (g.x, 2.2f), tl_math_pow (g.y, 2.2f),
+                   tl_math_pow (g.z, 2.2f));
+}
+
+inline float4
+tl_high_pass_pixel (float4 v,
+                    float4 blurred,
+                    float  contrast)
+{
+  float  blur_alpha  = max (blurred.w, TL_ALPHA_FLOOR);
+  float  alpha       = max (v.w, TL_ALPHA_FLOOR);
+  float  top_alpha   = blurred.w * 0.5f;
+  float3 top         = (1.0f - tl_high_pass_to_srgb (blurred.xyz / blur_alpha)) *
+                       top_alpha;
+  float3 below       = tl_high_pass_to_srgb (v.xyz / alpha) * v.w;
+  float3 over        = top + below * (1.0f - top_alpha);
+  float  over_alpha  = (top_alpha + v.w) - top_alpha * v.w;
+  float  over_floor  = max (over_alpha, TL_ALPHA_FLOOR);
+  float3 straight    = over / over_floor;
+  float3 linear      = (float3) (tl_math_from_srgb (straight.x),
+                                 tl_math_from_srgb (straight.y),
+                                 tl_math_from_srgb (straight.z)) * over_alpha;
+
+  return (float4) (tl_high_pass_curve (linear, contrast), over_alpha);
+}
+
+#if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_high_pass_combine)
+kernel void
+tl_high_pass_combine (global const tl_pixel   *in,
+                      global tl_pixel         *out,
+                      TlDispatch               d,
+                      global const float      *codec,
+                      global const tl_scratch *blurred,
+                      float                    contrast)
+{
+  TL_RECURSIVE_CONVERT (tl_store (out, i,
+                                  tl_high_pass_pixel (tl_load (in, i, codec),
+                                                      TL_SCRATCH_LOAD (blurred, i),
+                                                      contrast),
                                   codec));
 }
 #endif

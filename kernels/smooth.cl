@@ -4,38 +4,15 @@
  *
  * Each kernel computes the same sums, in the same order, as its C
  * reference in engine/tl-filter-smooth.c; the one transcendental,
- * bilateral-filter's exponential, is tl_smooth_exp () below, built from
- * operations that IEEE rounds exactly, so C and OpenCL agree bit for bit.
+ * bilateral-filter's exponential, is tl_math_exp () (kernels/tl-math.h),
+ * built from operations that IEEE rounds exactly, so C and OpenCL agree
+ * bit for bit.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 /* No fused multiply-add, as in the C references. */
 #pragma OPENCL FP_CONTRACT OFF
-
-/* e^x for x <= 0: x = k ln 2 + r with |r| <= ln 2 / 2 (ln 2 in two parts,
- * the first exact times any k that can occur), a degree-6 Taylor
- * polynomial for e^r (under 2 ulp), scaled by 2^k.  0 below -87, where
- * the result would leave the normal floats.
- */
-inline float
-tl_smooth_exp (float x)
-{
-  float k, r, p;
-
-  if (x < -87.0f)
-    return 0.0f;
-  k = floor (x * 1.44269504f + 0.5f);
-  r = (x - k * 0.693145752f) - k * 1.42860677e-6f;
-  p = 0.00138888892f;
-  p = 0.00833333377f + r * p;
-  p = 0.0416666679f + r * p;
-  p = 0.166666672f + r * p;
-  p = 0.5f + r * p;
-  p = 1.0f + r * p;
-  p = 1.0f + r * p;
-  return ldexp (p, (int) k);
-}
 
 /* The pixel at (x, y), clamped into the region. */
 inline float4
@@ -90,7 +67,7 @@ tl_bilateral (global const tl_pixel *in,
         for (int u = -radius; u <= radius; u++)
           {
             float4 p      = tl_smooth_load (in, &d, x + u, origin.y + v, codec);
-            float  range  = tl_smooth_exp (-tl_smooth_colour_distance (centre, p) *
+            float  range  = tl_math_exp (-tl_smooth_colour_distance (centre, p) *
                                            preserve);
             float  weight = range * spatial[(v + radius) * side + u + radius];
 

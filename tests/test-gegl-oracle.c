@@ -229,6 +229,33 @@ static const OracleCase oracle_cases[] =
     "gegl:motion-blur-linear", { "length=25", "angle=-30", NULL },
     1e-6, 1e-8,
     "as above, along a slant, premultiplied alpha", 0, 14 },
+  /* GEGL's difference-of-gaussians and high-pass blur with its
+   * gaussian-blur's defaults: below std-dev 1 the same clamped FIR
+   * convolution as ours (and the same radius there), from 1 up its IIR
+   * filter, which at small deviations strays from the Gaussian near
+   * strong edges; a difference of blurs shows that in full.  So each
+   * filter is held tightly where GEGL convolves (logo.png, deviations
+   * below 1: measured max 1.2e-7 and 8.9e-7, the rest of high-pass's
+   * gap being the sRGB curve and powers, GEGL's babl against
+   * tl-math.h's), and loosely at the defaults (coffee.png; measured
+   * max 0.067 (17/255) and 0.021, means 0.0015 and 0.0009).
+   */
+  { "difference-of-gaussians", "coffee.png", { NULL },
+    "gegl:difference-of-gaussians", { NULL },
+    0.08, 0.002,
+    "GEGL's IIR at std-dev 1 and 2, our convolution (see above)", 0, 0 },
+  { "difference-of-gaussians", "logo.png", { "radius1=0.5", "radius2=0.9", NULL },
+    "gegl:difference-of-gaussians", { "radius1=0.5", "radius2=0.9", NULL },
+    1e-6, 1e-7,
+    "the same convolutions, GEGL's subtract on premultiplied colour", 0, 0 },
+  { "high-pass", "coffee.png", { NULL },
+    "gegl:high-pass", { NULL },
+    0.03, 0.0015,
+    "GEGL's IIR at std-dev 4, our convolution (see above)", 0, 0 },
+  { "high-pass", "logo.png", { "std-dev=0.9", "contrast=2", NULL },
+    "gegl:high-pass", { "std-dev=0.9", "contrast=2", NULL },
+    4e-6, 4e-7,
+    "the same convolution and graph; babl's curves against ours", 0, 0 },
   /* GEGL steps in double and rounds each step to float; ours in float,
    * with the magnitude cancelled out of the update.  Both pad once by
    * clamped pixels, so the whole image is compared.  Where the gradient

@@ -1,0 +1,113 @@
+/* ThreadLens: exponentials, logarithms, powers and the sRGB curve for
+ * kernels, built from operations that IEEE 754 rounds exactly (+, -, *,
+ * /, floor, frexp, ldexp), so that engine/tl-math.c, their C twins,
+ * give the same bits; OpenCL's own exp () and pow () may differ from the
+ * C library's by a few ulp, and from one driver to the next.  Each is
+ * within 2-3 ulp of the true value over the range the filters use.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma OPENCL FP_CONTRACT OFF
+
+/* e^r for |r| <= ln 2 / 2: a degree-6 Taylor polynomial. */
+inline float
+tl_math_exp_reduced (float r)
+{
+  float p = 0.00138888892f;
+
+  p = 0.00833333377f + r * p;
+  p = 0.0416666679f + r * p;
+  p = 0.166666672f + r * p;
+  p = 0.5f + r * p;
+  p = 1.0f + r * p;
+  return 1.0f + r * p;
+}
+
+/* e^x for x <= 88: x = k ln 2 + r, ln 2 in two parts (the first exact
+ * times any k that occurs), then e^r scaled by 2^k.  0 below -87, where
+ * the result would leave the normal floats.
+ */
+inline float
+tl_math_exp (float x)
+{
+  float k, r;
+
+  if (x < -87.0f)
+    return 0.0f;
+  k = floor (x * 1.44269504f + 0.5f);
+  r = (x - k * 0.693145752f) - k * 1.42860677e-6f;
+  return ldexp (tl_math_exp_reduced (r), (int) k);
+}
+
+/* 2^t for t <= 127: its whole part scales, the rest goes through e^r. */
+inline float
+tl_math_exp2 (float t)
+{
+  float k;
+
+  if (t < -126.0f)
+    return 0.0f;
+  k = floor (t + 0.5f);
+  return ldexp (tl_math_exp_reduced ((t - k) * 0.693147182f), (int) k);
+}
+
+/* log2 x for normal x > 0: x = m 2^e with m in [sqrt 1/2, sqrt 2), and
+ * ln m = 2 atanh z, z = (m - 1) / (m + 1), |z| < 0.172, by its series to
+ * z^9.
+ */
+inline float
+tl_math_log2 (float x)
+{
+  int   e;
+  float m = frexp (x, &e);
+  float z, z2, p;
+
+  if (m < 0.707106781f)
+    {
+      m = m * 2.0f;
+      e = e - 1;
+    }
+  z  = (m - 1.0f) / (m + 1.0f);
+  z2 = z * z;
+  p  = 0.111111112f;
+  p  = 0.142857149f + z2 * p;
+  p  = 0.200000003f + z2 * p;
+  p  = 0.333333343f + z2 * p;
+  p  = 1.0f + z2 * p;
+  return (float) e + ((2.0f * z) * p) * 1.44269504f;
+}
+
+/* x^y for y > 0, odd about 0 as GEGL's gamma takes it: -(-x)^y below 0,
+ * and 0 for what is smaller than the normal floats.
+ */
+inline float
+tl_math_pow (float x,
+             float y)
+{
+  float magnitude = fabs (x);
+
+  if (magnitude < 0x1p-126f)
+    return 0.0f;
+  magnitude = tl_math_exp2 (y * tl_math_log2 (magnitude));
+  return x < 0.0f ? -magnitude : magnitude;
+}
+
+/* The sRGB curve, linear light to perceptual and back, on each colour
+ * channel; straight in its linear part, which takes negative values.
+ */
+inline float
+tl_math_to_srgb (float v)
+{
+  if (v <= 0.0031308f)
+    return v * 12.92f;
+  return 1.055f * tl_math_pow (v, 1.0f / 2.4f) - 0.055f;
+}
+
+inline float
+tl_math_from_srgb (float v)
+{
+  if (v <= 0.04045f)
+    return v / 12.92f;
+  return tl_math_pow ((v + 0.055f) / 1.055f, 2.4f);
+}
