@@ -60,6 +60,15 @@ static const BenchTwin bench_twins[] =
   { "brightness-contrast", "gegl:brightness-contrast contrast=$contrast brightness=$brightness" },
   { "mono-mixer",          "gegl:mono-mixer red=$red green=$green blue=$blue" },
   { "posterize",           "gegl:posterize levels=$levels" },
+  { "bilateral-filter",    "gegl:bilateral-filter blur-radius=$blur-radius edge-preservation=$edge-preservation" },
+  { "snn-mean",            "gegl:snn-mean radius=$radius pairs=$pairs" },
+  { "mean-curvature-blur", "gegl:mean-curvature-blur iterations=$iterations" },
+  { "noise-reduction",     "gegl:noise-reduction iterations=$iterations" },
+  { "motion-blur-linear",  "gegl:motion-blur-linear length=$length angle=$angle" },
+  { "difference-of-gaussians", "gegl:difference-of-gaussians radius1=$radius1 radius2=$radius2" },
+  { "high-pass",           "gegl:high-pass std-dev=$std-dev contrast=$contrast" },
+  /* GEGL's default circle: compare at neighborhood=1. */
+  { "median-blur",         "gegl:median-blur radius=$radius percentile=$percentile alpha-percentile=$alpha-percentile" },
 };
 
 typedef struct

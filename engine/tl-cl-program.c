@@ -47,6 +47,7 @@ tl_context_variant_defines (const gchar  *variant,
     { "premul", "#define TL_PREMUL 1\n" },
     { "pairs",  "#define TL_CONVOLVE_PAIRS 1\n" },
     { "equal",  "#define TL_CONVOLVE_EQUAL 1\n" },
+    { "channels", "#define TL_MEDIAN_CHANNEL_PASSES 1\n" },
   };
   g_auto(GStrv) parts = g_strsplit (variant, "+", -1);
   guint         i, j;
@@ -178,9 +179,10 @@ tl_program_is_file (const gchar *name,
  * choice (a fused blur against its two passes).  Rounded correctly, the
  * division is the C codec's in every kernel.  Other programs keep the
  * default: edge-sobel's square roots, rounded correctly, took 0.207 to
- * 0.271 ms in float on the H100.  The smoothing filters' program divides
- * and takes roots once a pixel after hundreds of taps, so it is rounded
- * correctly too: its references hold it to the C library's bits.
+ * 0.271 ms in float on the H100.  The smoothing, iterative and median
+ * filters' programs divide once a pixel (a step) after many taps, so
+ * they are rounded correctly too: their references hold them to the C
+ * bits.
  */
 static gchar *
 tl_context_program_options (TlContext   *context,
@@ -188,7 +190,9 @@ tl_context_program_options (TlContext   *context,
 {
   if (context->device->exact_divide &&
       (tl_program_has_variant (name, "premul") ||
-       tl_program_is_file (name, "smooth")))
+       tl_program_is_file (name, "smooth") ||
+       tl_program_is_file (name, "iterate") ||
+       tl_program_is_file (name, "median")))
     return g_strconcat (context->build_options,
                         " -cl-fp32-correctly-rounded-divide-sqrt", NULL);
   return g_strdup (context->build_options);

@@ -37,6 +37,8 @@ static const TlFilter *const tl_filters[] =
   &tl_filter_motion_blur_linear,
   &tl_filter_difference_of_gaussians,
   &tl_filter_high_pass,
+  &tl_filter_noise_reduction,
+  &tl_filter_median_blur,
 };
 
 const TlFilter *const *
@@ -247,6 +249,31 @@ tl_filter_parse_assignment (const TlFilter *filter,
   return tl_filter_set_value (filter, values, name, equals + 1, error);
 }
 
+/* For a filter's check: parameter INDEX, a number like GEGL's integer
+ * properties, must be whole.
+ */
+gboolean
+tl_filter_check_whole (const TlFilter *filter,
+                       const TlValue  *values,
+                       guint           index,
+                       GError        **error)
+{
+  gdouble value;
+
+  g_return_val_if_fail (filter != NULL && values != NULL, FALSE);
+  g_return_val_if_fail (index < filter->n_params, FALSE);
+
+  value = values[index].v[0];
+  if (value != floor (value))
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                   _("%s: %s must be a whole number, not %g"),
+                   filter->name, filter->params[index].name, value);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* Ranges are checked when values are set; this catches values built by
  * hand (the GIMP hosts) and the filters' own cross-checks.
  */
@@ -329,7 +356,8 @@ tl_filter_pixels_per_item (const TlFilter *filter,
  * every float point filter's sweep at 3840x2160) and four for a filter
  * that reads neighbours, whose pixels in one item share them (PoCL's
  * float sweeps of box-blur, gaussian-blur, edge-sobel and pixelize all
- * peaked at four).  Elsewhere the filter's own default for the storage.
+ * peaked at four).  Elsewhere, and for a filter whose items slide a
+ * window along their pixels, the filter's own default for the storage.
  */
 guint
 tl_filter_auto_pixels_per_item (const TlFilter *filter,
@@ -338,7 +366,7 @@ tl_filter_auto_pixels_per_item (const TlFilter *filter,
 {
   g_return_val_if_fail (filter != NULL, 1);
 
-  if (device_kind != TL_DEVICE_KIND_CPU)
+  if (device_kind != TL_DEVICE_KIND_CPU || filter->slides)
     return tl_filter_pixels_per_item (filter, narrow);
   if (narrow)
     return TL_FILTER_CPU_NARROW_PIXELS_PER_ITEM;

@@ -122,6 +122,17 @@ struct _TlFilter
    * (the fused blurs): the untuned rule gives it squarer, taller groups.
    */
   gboolean            reads_block;
+  /* Its items slide a window along their pixels (median-blur), so the
+   * longer their runs the cheaper each pixel, on every device: its own
+   * pixels per item, never the CPU rule's.
+   */
+  gboolean            slides;
+  /* Bytes of private memory each of its work-items keeps (median-blur's
+   * histograms); 0: a few registers.  A CPU driver runs a group's items
+   * on one thread's stack, so the planner keeps its groups within
+   * TL_RUN_CPU_GROUP_BYTES there (tl_run_plan_filter ()).
+   */
+  gsize               item_bytes;
   const TlParamSpec  *params;
   guint               n_params;
   const gchar        *program;            /* kernels/<program>.cl */
@@ -182,6 +193,10 @@ gboolean              tl_filter_parse_assignment (const TlFilter  *filter,
                                                   GError         **error);
 gboolean              tl_filter_check_values     (const TlFilter  *filter,
                                                   const TlValue   *values,
+                                                  GError         **error);
+gboolean              tl_filter_check_whole      (const TlFilter  *filter,
+                                                  const TlValue   *values,
+                                                  guint            index,
                                                   GError         **error);
 guint                 tl_filter_halo             (const TlFilter  *filter,
                                                   const TlValue   *values);
@@ -290,6 +305,8 @@ extern const TlFilter tl_filter_mean_curvature_blur;
 extern const TlFilter tl_filter_motion_blur_linear;
 extern const TlFilter tl_filter_difference_of_gaussians;
 extern const TlFilter tl_filter_high_pass;
+extern const TlFilter tl_filter_noise_reduction;
+extern const TlFilter tl_filter_median_blur;
 
 G_END_DECLS
 

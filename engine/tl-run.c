@@ -13,6 +13,9 @@
 #include "tl-run-private.h"
 #include "tl-tune-store.h"
 
+/* Private memory a group of a CPU driver may keep (TlFilter.item_bytes). */
+#define TL_RUN_CPU_GROUP_BYTES (1 << 20)
+
 static void
 tl_run_release_event (gpointer event)
 {
@@ -528,6 +531,16 @@ tl_run_plan_filter (TlContext      *context,
     }
   limits->reads_block   = filter->reads_block;
   limits->float_storage = ! tl_codec_is_narrow (codec);
+  /* PoCL keeps each item's private arrays on its worker thread's stack:
+   * a group of 2048 items of median-blur's 4 KiB histograms overflowed
+   * it and crashed the process, where 1024 ran.  Groups whose items'
+   * private memory would pass TL_RUN_CPU_GROUP_BYTES are over M here,
+   * and refused as any group over M is.
+   */
+  if (filter->item_bytes > 0 && limits->device_kind == TL_DEVICE_KIND_CPU)
+    limits->max_group_size = MIN (limits->max_group_size,
+                                  MAX (1, TL_RUN_CPU_GROUP_BYTES /
+                                          filter->item_bytes));
 
   if (resolved.pixels_per_item == 0)
     resolved.pixels_per_item = tl_filter_auto_pixels_per_item (filter,

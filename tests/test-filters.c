@@ -25,7 +25,7 @@
 typedef struct
 {
   const gchar *filter;
-  const gchar *settings[3];     /* --set style, NULL-terminated */
+  const gchar *settings[4];     /* --set style, NULL-terminated */
   const gchar *photo;
   gdouble      tolerance;       /* against the reference; 0 = exact */
   gboolean     full_sweep;      /* every combination, or a cross section */
@@ -247,6 +247,25 @@ static const FilterCase filter_cases[] =
     "RGBA u16" },
   { "mean-curvature-blur", { "iterations=7", NULL }, "astronaut.png", 0.0,
     FALSE, "R'G'B'A u8", 0, TRUE },
+  { "noise-reduction", { "iterations=0", NULL }, "coffee.png", 0.0, FALSE,
+    "R'G'B'A u8" },
+  { "noise-reduction", { "iterations=1", NULL }, "logo.png", 0.0, FALSE,
+    "RGBA u8", 0, TRUE },
+  { "noise-reduction", { "iterations=3", NULL }, "astronaut.png", 0.0, FALSE,
+    "R'G'B'A u16" },
+  /* median-blur's sliding windows against windows counted afresh: every
+   * shape, runs of every length the sweep gives, a radius past the
+   * photo's rows (clamped), translucent (alpha weighs colour).
+   */
+  { "median-blur", { "radius=5", "percentile=30" }, "logo.png", 0.0, FALSE,
+    "RGBA u8", 0, TRUE },
+  { "median-blur", { "neighborhood=0", "radius=2" }, "coffee.png", 0.0, FALSE,
+    "R'G'B'A u8", 597 },
+  { "median-blur", { "neighborhood=2", "radius=-7", "alpha-percentile=90" },
+    "astronaut.png", 0.0, FALSE, "R'G'B'A u16", 0, TRUE },
+  { "median-blur", { "radius=0", NULL }, "coffee.png", 0.0, FALSE },
+  { "median-blur", { "radius=60", NULL }, "logo.png", 0.0, FALSE, "RGBA u8",
+    40 },
   { "motion-blur-linear", { "length=25", "angle=-30" }, "logo.png", 0.0,
     FALSE, "R'G'B'A u8", 0, TRUE },
   { "motion-blur-linear", { "length=0", NULL }, "coffee.png", 0.0, FALSE,
