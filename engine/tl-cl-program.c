@@ -47,7 +47,6 @@ tl_context_variant_defines (const gchar  *variant,
     { "premul", "#define TL_PREMUL 1\n" },
     { "pairs",  "#define TL_CONVOLVE_PAIRS 1\n" },
     { "equal",  "#define TL_CONVOLVE_EQUAL 1\n" },
-    { "channels", "#define TL_MEDIAN_CHANNEL_PASSES 1\n" },
   };
   g_auto(GStrv) parts = g_strsplit (variant, "+", -1);
   guint         i, j;
@@ -161,14 +160,36 @@ tl_program_has_variant (const gchar *program,
   return g_strv_contains ((const gchar *const *) tokens, token);
 }
 
-/* Whether program NAME ("smooth:tl_bilateral@u8") comes from kernels/FILE.cl. */
-static gboolean
-tl_program_is_file (const gchar *name,
-                    const gchar *file)
+/* Programs whose divisions and roots are rounded correctly (see below):
+ * a kernels/ file's, or one kernel's of a file ("file:kernel").
+ */
+static const gchar *const tl_exact_programs[] =
 {
-  gsize length = strcspn (name, ":@");
+  "smooth", "iterate", "median", "blur:tl_high_pass_combine",
+};
 
-  return length == strlen (file) && strncmp (name, file, length) == 0;
+/* Whether program NAME ("smooth:tl_bilateral@u8") is PREFIX's: PREFIX
+ * then the end of the name, ':', ',' or '@'.
+ */
+static gboolean
+tl_program_is (const gchar *name,
+               const gchar *prefix)
+{
+  gsize length = strlen (prefix);
+
+  return (strncmp (name, prefix, length) == 0 &&
+          strchr (":,@", name[length]) != NULL);
+}
+
+static gboolean
+tl_program_is_exact (const gchar *name)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (tl_exact_programs); i++)
+    if (tl_program_is (name, tl_exact_programs[i]))
+      return TRUE;
+  return FALSE;
 }
 
 /* The build options for program NAME ("blur:tl_convolve_2d@u8+premul").
@@ -180,19 +201,17 @@ tl_program_is_file (const gchar *name,
  * division is the C codec's in every kernel.  Other programs keep the
  * default: edge-sobel's square roots, rounded correctly, took 0.207 to
  * 0.271 ms in float on the H100.  The smoothing, iterative and median
- * filters' programs divide once a pixel (a step) after many taps, so
- * they are rounded correctly too: their references hold them to the C
- * bits.
+ * filters' programs divide once a pixel (a step) after many taps, and
+ * high-pass's pass divides in its curves (tl-math.h), so they are
+ * rounded correctly too (tl_exact_programs): their references hold them
+ * to the C bits, on the H100 too.
  */
 static gchar *
 tl_context_program_options (TlContext   *context,
                             const gchar *name)
 {
   if (context->device->exact_divide &&
-      (tl_program_has_variant (name, "premul") ||
-       tl_program_is_file (name, "smooth") ||
-       tl_program_is_file (name, "iterate") ||
-       tl_program_is_file (name, "median")))
+      (tl_program_has_variant (name, "premul") || tl_program_is_exact (name)))
     return g_strconcat (context->build_options,
                         " -cl-fp32-correctly-rounded-divide-sqrt", NULL);
   return g_strdup (context->build_options);

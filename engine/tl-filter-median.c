@@ -23,6 +23,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "tl-error.h"
 #include "tl-filter.h"
 #include "tl-run.h"
 
@@ -223,24 +224,17 @@ tl_median_reference (const TlFilter      *filter,
       }
 }
 
-/* Whether the run's groups may be as large as a CPU driver likes: the
- * driver's own local size, unknown in advance (up to 4096 items on
- * PoCL), where the planner keeps shapes it picks within item_bytes.  A
- * CPU driver keeps a group's private memory on one thread's stack, and
- * PoCL's 8 MiB overflowed at 2048 items of four histograms (4 KiB each),
- * so such runs count one channel at a time (1 KiB; the same bins).
+/* Pixels a work-item of tl_median slides its window along: its first
+ * window costs about a column's pixels times the window's width, each
+ * further step about four columns' heights, so runs grow with the radius
+ * to keep the first window's share small.
  */
-static gboolean
-tl_median_unknown_group (TlRun *run)
-{
-  const TlDevice *device = tl_context_get_device (tl_run_get_context (run));
+#define TL_MEDIAN_MIN_RUN 64
 
-  return (tl_run_get_plan (run)->local[0] == 0 &&
-          (device->type & CL_DEVICE_TYPE_CPU) != 0);
-}
-
-/* Three passes under the plan (kernels/median.cl): the pixels' bins,
- * the windows' percentiles as bins, those stored as values.
+/* Three passes (kernels/median.cl): the pixels' bins under the plan, the
+ * windows' percentiles as bins in runs of a row, a channel an item (a
+ * line pass, its histogram in local memory), those stored as values
+ * under the plan.
  */
 static gboolean
 tl_median_cl (TlRun         *run,
@@ -256,6 +250,10 @@ tl_median_cl (TlRun         *run,
   cl_ulong           alpha   = tl_median_share (values, TL_MEDIAN_ALPHA_PERCENTILE);
   const TlPixels    *pixels  = tl_run_get_pixels (run);
   gsize              n       = (gsize) pixels->width * pixels->height;
+  cl_int             width   = pixels->width, height = pixels->height;
+  cl_int             run_length = MAX (TL_MEDIAN_MIN_RUN, 4 * r);
+  guint64            lines   = (guint64) height *
+                               ((width + run_length - 1) / run_length) * 4;
   cl_mem             in      = tl_run_get_input (run);
   cl_mem             out     = tl_run_get_output (run);
   cl_mem             heights, moves, bins, found;
@@ -273,6 +271,13 @@ tl_median_cl (TlRun         *run,
                                     error) : NULL;
   if (found == NULL)
     return FALSE;
+  if (lines > G_MAXINT)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
+                   _("%s: %" G_GUINT64_FORMAT " runs of pixels are more than "
+                     "one launch can count"), "median-blur", lines);
+      return FALSE;
+    }
 
   binning = tl_run_get_kernel (run, "tl_median_bins", error);
   if (binning == NULL ||
@@ -281,9 +286,7 @@ tl_median_cl (TlRun         *run,
       ! tl_run_enqueue (run, binning, 2, error))
     return FALSE;
 
-  median = tl_run_get_kernel_variant (run, "tl_median",
-                                      tl_median_unknown_group (run) ?
-                                      "channels" : NULL, error);
+  median = tl_run_get_kernel (run, "tl_median", error);
   if (median == NULL ||
       ! tl_run_set_arg (run, median, 0, sizeof (cl_mem), &bins, error) ||
       ! tl_run_set_arg (run, median, 1, sizeof (cl_mem), &found, error) ||
@@ -293,7 +296,12 @@ tl_median_cl (TlRun         *run,
       ! tl_run_set_arg (run, median, 7, sizeof (cl_int), &n_steps, error) ||
       ! tl_run_set_arg (run, median, 8, sizeof (cl_ulong), &share, error) ||
       ! tl_run_set_arg (run, median, 9, sizeof (cl_ulong), &alpha, error) ||
-      ! tl_run_enqueue (run, median, 2, error))
+      ! tl_run_set_arg (run, median, 10, sizeof (cl_int), &width, error) ||
+      ! tl_run_set_arg (run, median, 11, sizeof (cl_int), &height, error) ||
+      ! tl_run_set_arg (run, median, 12, sizeof (cl_int), &run_length, error) ||
+      ! tl_run_enqueue_lines_local (run, median, 2, lines, 13,
+                                    (TL_MEDIAN_BINS + 1) * sizeof (cl_uint),
+                                    error))
     return FALSE;
 
   store = tl_run_get_kernel (run, "tl_median_store", error);
@@ -377,16 +385,11 @@ const TlFilter tl_filter_median_blur =
                     "perceptual R'G'B', colour weighted by alpha, "
                     "clamp-to-edge borders"),
   .format      = "R'G'B'A float",
-  /* A run of pixels an item: its first window is counted whole, the rest
-   * slide.  On PoCL at 1920x1080, radius 10: 32 pixels 547 ms (with a
-   * histogram a channel), 64 to 128 about 430 ms, 512 455 ms.
+  /* The plan's passes are the point passes either side of the windows'
+   * (tl_median_bins, tl_median_store).
    */
-  .default_pixels_per_item = 64,
-  .slides      = TRUE,
-  /* Its four histograms of 256 counts (kernels/median.cl); at the
-   * driver's own local size one (tl_median_unknown_group ()).
-   */
-  .item_bytes  = 4 * TL_MEDIAN_BINS * sizeof (guint32),
+  .default_pixels_per_item = 1,
+  .narrow_pixels_per_item  = 4,
   .params      = tl_median_params,
   .n_params    = G_N_ELEMENTS (tl_median_params),
   .program     = "median",

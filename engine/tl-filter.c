@@ -356,8 +356,7 @@ tl_filter_pixels_per_item (const TlFilter *filter,
  * every float point filter's sweep at 3840x2160) and four for a filter
  * that reads neighbours, whose pixels in one item share them (PoCL's
  * float sweeps of box-blur, gaussian-blur, edge-sobel and pixelize all
- * peaked at four).  Elsewhere, and for a filter whose items slide a
- * window along their pixels, the filter's own default for the storage.
+ * peaked at four).  Elsewhere the filter's own default for the storage.
  */
 guint
 tl_filter_auto_pixels_per_item (const TlFilter *filter,
@@ -366,7 +365,7 @@ tl_filter_auto_pixels_per_item (const TlFilter *filter,
 {
   g_return_val_if_fail (filter != NULL, 1);
 
-  if (device_kind != TL_DEVICE_KIND_CPU || filter->slides)
+  if (device_kind != TL_DEVICE_KIND_CPU)
     return tl_filter_pixels_per_item (filter, narrow);
   if (narrow)
     return TL_FILTER_CPU_NARROW_PIXELS_PER_ITEM;

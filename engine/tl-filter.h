@@ -122,17 +122,6 @@ struct _TlFilter
    * (the fused blurs): the untuned rule gives it squarer, taller groups.
    */
   gboolean            reads_block;
-  /* Its items slide a window along their pixels (median-blur), so the
-   * longer their runs the cheaper each pixel, on every device: its own
-   * pixels per item, never the CPU rule's.
-   */
-  gboolean            slides;
-  /* Bytes of private memory each of its work-items keeps (median-blur's
-   * histograms); 0: a few registers.  A CPU driver runs a group's items
-   * on one thread's stack, so the planner keeps its groups within
-   * TL_RUN_CPU_GROUP_BYTES there (tl_run_plan_filter ()).
-   */
-  gsize               item_bytes;
   const TlParamSpec  *params;
   guint               n_params;
   const gchar        *program;            /* kernels/<program>.cl */

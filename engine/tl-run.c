@@ -13,9 +13,6 @@
 #include "tl-run-private.h"
 #include "tl-tune-store.h"
 
-/* Private memory a group of a CPU driver may keep (TlFilter.item_bytes). */
-#define TL_RUN_CPU_GROUP_BYTES (1 << 20)
-
 static void
 tl_run_release_event (gpointer event)
 {
@@ -411,6 +408,48 @@ tl_run_enqueue_lines (TlRun     *run,
                                         width, lines, error));
 }
 
+/* As tl_run_enqueue_lines (), for a kernel whose items each keep
+ * ITEM_BYTES of local memory (median-blur's histograms): the groups are
+ * narrowed until their items' share fits beside what the kernel uses,
+ * and argument LOCAL_ARG is given it.  A group of one item that does
+ * not fit is an error.
+ */
+gboolean
+tl_run_enqueue_lines_local (TlRun     *run,
+                            cl_kernel  kernel,
+                            guint      dispatch_arg,
+                            guint      lines,
+                            guint      local_arg,
+                            gsize      item_bytes,
+                            GError   **error)
+{
+  const TlDevice *device;
+  TlLimits        limits;
+  guint64         used;
+  guint           width;
+
+  g_return_val_if_fail (run != NULL && kernel != NULL && lines > 0, FALSE);
+
+  if (! tl_run_line_group_width (run, kernel, &limits, &width, error))
+    return FALSE;
+  device = tl_context_get_device (run->context);
+  used   = tl_context_get_kernel_local_mem (run->context, kernel);
+  while (width > 1 && used + (guint64) width * item_bytes > device->local_mem_size)
+    width /= 2;
+  if (used + item_bytes > device->local_mem_size)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
+                   _("a work-item needs %" G_GSIZE_FORMAT " bytes of local "
+                     "memory, more than the device's %" G_GUINT64_FORMAT),
+                   item_bytes, (guint64) device->local_mem_size);
+      return FALSE;
+    }
+  return (tl_run_set_arg (run, kernel, local_arg, width * item_bytes, NULL,
+                          error) &&
+          tl_run_enqueue_row_of_groups (run, kernel, dispatch_arg, &limits,
+                                        width, lines, error));
+}
+
 /* Issues a pass of UNITS groups in one row, each as wide as
  * tl_run_line_group_width () says and at least ITEMS wide where the
  * device allows (rounded up to P): kernels whose group shares a line in
@@ -531,16 +570,6 @@ tl_run_plan_filter (TlContext      *context,
     }
   limits->reads_block   = filter->reads_block;
   limits->float_storage = ! tl_codec_is_narrow (codec);
-  /* PoCL keeps each item's private arrays on its worker thread's stack:
-   * a group of 2048 items of median-blur's 4 KiB histograms overflowed
-   * it and crashed the process, where 1024 ran.  Groups whose items'
-   * private memory would pass TL_RUN_CPU_GROUP_BYTES are over M here,
-   * and refused as any group over M is.
-   */
-  if (filter->item_bytes > 0 && limits->device_kind == TL_DEVICE_KIND_CPU)
-    limits->max_group_size = MIN (limits->max_group_size,
-                                  MAX (1, TL_RUN_CPU_GROUP_BYTES /
-                                          filter->item_bytes));
 
   if (resolved.pixels_per_item == 0)
     resolved.pixels_per_item = tl_filter_auto_pixels_per_item (filter,

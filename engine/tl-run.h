@@ -179,6 +179,14 @@ gboolean          tl_run_enqueue_lines   (TlRun           *run,
                                           guint            dispatch_arg,
                                           guint            lines,
                                           GError         **error);
+gboolean          tl_run_enqueue_lines_local
+                                         (TlRun           *run,
+                                          cl_kernel        kernel,
+                                          guint            dispatch_arg,
+                                          guint            lines,
+                                          guint            local_arg,
+                                          gsize            item_bytes,
+                                          GError         **error);
 gboolean          tl_run_enqueue_line_groups
                                          (TlRun           *run,
                                           cl_kernel        kernel,

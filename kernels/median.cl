@@ -3,14 +3,15 @@
  * square, circle or diamond window, from 256 bins a channel, colour
  * weighted by the pixel's alpha bin, clamp-to-edge borders.
  *
- * A first pass puts each pixel's channels in their bins (tl_median_bins).
- * Then a work-item slides a window along a run of its row (tl_median),
- * counting the window's histograms: the first window whole (its outline
- * from the host), then at each step the parts of columns by which the
- * window moves (a list from the host), about 4 radius + 2 pixels, so the
- * cost grows with the radius, not its square.  The percentile's bin is
- * walked to from the last one, and kept; a last pass stores the bins as
- * values (tl_median_store).  The C reference (engine/tl-filter-median.c)
+ * A first pass puts each pixel's channels in their bins (tl_median_bins,
+ * under the plan).  Then a work-item slides a window along a run of a
+ * row for one channel (tl_median, a line pass), counting the window's
+ * histogram in local memory: the first window whole (its outline from
+ * the host), then at each step the parts of columns by which the window
+ * moves (a list from the host), about 4 radius + 2 pixels, so the cost
+ * grows with the radius, not its square.  The percentile's bin is walked
+ * to from the last one, and kept; a last pass under the plan stores the
+ * bins as values (tl_median_store).  The C reference (engine/tl-filter-median.c)
  * counts each window afresh; both find the smallest bin whose count
  * reaches the target, so both give the same bin.
  *
@@ -29,126 +30,71 @@ tl_median_bin (float v)
   return (int) floor (v * 255.0f + 0.5f);
 }
 
-/* Channels a pass of the sliding window counts: all four at once (4 KiB
- * of histograms an item), or one at a time (TL_MEDIAN_CHANNEL_PASSES: a
- * quarter of that, each pass reading the window again).
- */
-#ifdef TL_MEDIAN_CHANNEL_PASSES
-#define TL_MEDIAN_PASS 1
-#else
-#define TL_MEDIAN_PASS 4
-#endif
-
-/* The window's histograms for the pass's channels, each with the bin
+/* One channel's histogram of the window, in local memory, with the bin
  * last found and the weights in bins 0 to it, so that the next search
  * walks from there.
  */
 typedef struct
 {
-  uint  bins[TL_MEDIAN_PASS][TL_MEDIAN_BINS];
-  uint  colour;       /* the window's weights: colour's, */
-  uint  alpha;        /* and alpha's (its pixels) */
-  int   last[TL_MEDIAN_PASS];
-  uint  below[TL_MEDIAN_PASS];
+  local uint *bins;
+  uint        weight;     /* the window's weights */
+  int         last;
+  uint        below;
 } TlMedianHistogram;
 
-inline void
-tl_median_count (TlMedianHistogram *h,
-                 int                k,
-                 int                bin,
-                 uint               change)
-{
-  h->bins[k][bin] += change;
-  if (bin <= h->last[k])
-    h->below[k] += change;
-}
-
-/* Adds SIGN times each pixel of column X, rows Y0 to Y1, to H, from BINS
- * (tl_median_bins), channels FIRST on: colour weighted by alpha's bin,
- * alpha by 1.
+/* Adds SIGN times CHANNEL of each pixel of column X, rows Y0 to Y1, to
+ * H, from BINS (tl_median_bins): colour weighted by alpha's bin, alpha
+ * by 1.
  */
 inline void
 tl_median_column (TlMedianHistogram   *h,
                   global const uchar4 *bins,
-                  const TlDispatch    *d,
-                  int                  first,
+                  int                  width,
+                  int                  height,
+                  int                  channel,
                   int                  x,
                   int                  y0,
                   int                  y1,
                   int                  sign)
 {
-  global const uchar4 *column = bins + clamp (x, 0, d->width - 1);
+  global const uchar4 *column = bins + clamp (x, 0, width - 1);
 
   for (int y = y0; y <= y1; y++)
     {
-      uchar4 p      = column[clamp (y, 0, d->height - 1) * d->stride];
-      uint   weight = sign > 0 ? (uint) p.w : -(uint) p.w;
-      uint   one    = sign > 0 ? 1u : (uint) -1;
+      uchar4 p      = column[clamp (y, 0, height - 1) * width];
+      uint   weight = channel == 3 ? 1u : (uint) p.w;
+      int    bin    = channel == 0 ? p.x : channel == 1 ? p.y :
+                      channel == 2 ? p.z : p.w;
 
-#if TL_MEDIAN_PASS == 4
-      tl_median_count (h, 0, p.x, weight);
-      tl_median_count (h, 1, p.y, weight);
-      tl_median_count (h, 2, p.z, weight);
-      tl_median_count (h, 3, p.w, one);
-#else
-      uchar  c[4]   = { p.x, p.y, p.z, p.w };
-
-      tl_median_count (h, 0, c[first], first == 3 ? one : weight);
-#endif
-      h->colour += weight;
-      h->alpha  += one;
+      weight = sign > 0 ? weight : -weight;
+      h->bins[bin] += weight;
+      h->weight    += weight;
+      if (bin <= h->last)
+        h->below += weight;
     }
 }
 
-/* The smallest bin of the pass's channel K (the image's channel
- * CHANNEL) whose weights from bin 0 reach the percentile's share of the
- * window, ceil (weights * percentile) and at least 1, PERCENTILE a
+/* The smallest bin whose weights from bin 0 reach the percentile's share
+ * of the window, ceil (weights * percentile) and at least 1, PERCENTILE a
  * fraction in 32-bit fixed point; bin 0 for a window of no weight.
  */
 inline uchar
 tl_median_find (TlMedianHistogram *h,
-                int                k,
-                int                channel,
                 ulong              percentile)
 {
-  uint  count = channel == 3 ? h->alpha : h->colour;
   ulong target;
-  int   last  = h->last[k];
-  uint  below = h->below[k];
 
-  if (count == 0)
+  if (h->weight == 0)
     return 0;
-  target = max ((ulong) 1, ((ulong) count * percentile + 0xffffffffUL) >> 32);
-  if (below < target)
+  target = max ((ulong) 1, ((ulong) h->weight * percentile + 0xffffffffUL) >> 32);
+  if (h->below < target)
     do
-      below += h->bins[k][++last];
-    while (below < target);
+      h->below += h->bins[++h->last];
+    while (h->below < target);
   else
-    while (below - h->bins[k][last] >= target)
-      below -= h->bins[k][last--];
-  h->last[k]  = last;
-  h->below[k] = below;
-  return (uchar) last;
-}
-
-/* The pass's channels' bins at pixel I of FOUND. */
-inline void
-tl_median_keep (TlMedianHistogram *h,
-                global uchar4     *found,
-                int                i,
-                int                first,
-                ulong              percentile,
-                ulong              alpha_percentile)
-{
-#if TL_MEDIAN_PASS == 4
-  found[i] = (uchar4) (tl_median_find (h, 0, 0, percentile),
-                       tl_median_find (h, 1, 1, percentile),
-                       tl_median_find (h, 2, 2, percentile),
-                       tl_median_find (h, 3, 3, alpha_percentile));
-#else
-  ((global uchar *) (found + i))[first] =
-    tl_median_find (h, 0, first, first == 3 ? alpha_percentile : percentile);
-#endif
+    while (h->below - h->bins[h->last] >= target)
+      h->below -= h->bins[h->last--];
+  return (uchar) h->last;
 }
 
 /* Each pixel's four bins, decoded once for the many windows that hold
@@ -177,15 +123,20 @@ tl_median_bins (global const tl_pixel *in,
 }
 #endif
 
-/* The bins of each pixel's percentiles into FOUND.  OUTLINE[i]: the
- * window's half-height i columns from its centre; CHANGES: (column,
- * first row, last row, +1 or -1) from the centre, what a step to the
- * right adds to the window and takes from it.
+/* The bins of each pixel's percentiles into FOUND, a work-item a
+ * channel of a run of RUN pixels of a row (a line pass: D counts runs
+ * times 4), each item's histogram in local memory (HISTOGRAMS,
+ * TL_MEDIAN_STRIDE counts an item).  OUTLINE[i]: the window's
+ * half-height i columns from its centre; CHANGES: (column, first row,
+ * last row, +1 or -1) from the centre, what a step to the right adds to
+ * the window and takes from it.
  */
+#define TL_MEDIAN_STRIDE (TL_MEDIAN_BINS + 1)
+
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_median)
 kernel void
 tl_median (global const uchar4 *bins,
-           global uchar4       *found,
+           global uchar        *found,
            TlDispatch           d,
            global const float  *codec,
            global const int    *outline,
@@ -193,49 +144,50 @@ tl_median (global const uchar4 *bins,
            global const int4   *changes,
            int                  n_changes,
            ulong                percentile,
-           ulong                alpha_percentile)
+           ulong                alpha_percentile,
+           int                  width,
+           int                  height,
+           int                  run,
+           local uint          *histograms)
 {
-  int2              origin = tl_item_origin (&d);
-  int               end    = min (origin.x + d.pixels_per_item, d.width);
-  int               y      = origin.y;
+  int               unit    = tl_item_origin (&d).x;
+  int               channel = unit & 3;
+  int               runs    = (width + run - 1) / run;
+  int               y, first, end;
+  ulong             share   = channel == 3 ? alpha_percentile : percentile;
   TlMedianHistogram h;
 
-  if (y >= d.height || origin.x >= d.width)
+  h.bins = histograms + get_local_id (0) * TL_MEDIAN_STRIDE;
+  for (int b = 0; b < TL_MEDIAN_BINS; b++)
+    h.bins[b] = 0;
+  if (unit >= d.width)
     return;
 
-  for (int first = 0; first < 4; first += TL_MEDIAN_PASS)
+  y      = (unit >> 2) / runs;
+  first  = ((unit >> 2) - y * runs) * run;
+  end    = min (first + run, width);
+  h.weight = 0;
+  h.last   = 0;
+  h.below  = 0;
+  for (int dx = -radius; dx <= radius; dx++)
     {
-      for (int k = 0; k < TL_MEDIAN_PASS; k++)
-        {
-          for (int b = 0; b < TL_MEDIAN_BINS; b++)
-            h.bins[k][b] = 0;
-          h.last[k]  = 0;
-          h.below[k] = 0;
-        }
-      h.colour = 0;
-      h.alpha  = 0;
-      for (int dx = -radius; dx <= radius; dx++)
-        {
-          int reach = outline[abs (dx)];
+      int reach = outline[abs (dx)];
 
-          tl_median_column (&h, bins, &d, first, origin.x + dx, y - reach,
-                            y + reach, 1);
-        }
-      tl_median_keep (&h, found, y * d.stride + origin.x, first, percentile,
-                      alpha_percentile);
+      tl_median_column (&h, bins, width, height, channel, first + dx,
+                        y - reach, y + reach, 1);
+    }
+  found[(y * width + first) * 4 + channel] = tl_median_find (&h, share);
 
-      for (int x = origin.x + 1; x < end; x++)
+  for (int x = first + 1; x < end; x++)
+    {
+      for (int k = 0; k < n_changes; k++)
         {
-          for (int k = 0; k < n_changes; k++)
-            {
-              int4 change = changes[k];
+          int4 change = changes[k];
 
-              tl_median_column (&h, bins, &d, first, x + change.x,
-                                y + change.y, y + change.z, change.w);
-            }
-          tl_median_keep (&h, found, y * d.stride + x, first, percentile,
-                          alpha_percentile);
+          tl_median_column (&h, bins, width, height, channel, x + change.x,
+                            y + change.y, y + change.z, change.w);
         }
+      found[(y * width + x) * 4 + channel] = tl_median_find (&h, share);
     }
 }
 #endif
