@@ -90,6 +90,19 @@ tl_median_outline (const TlValue *values,
   return outline;
 }
 
+/* The window's pixels. */
+static guint64
+tl_median_window (const gint *outline,
+                  gint        radius)
+{
+  guint64 pixels = 0;
+  gint    dx;
+
+  for (dx = -radius; dx <= radius; dx++)
+    pixels += 2 * outline[ABS (dx)] + 1;
+  return pixels;
+}
+
 /* What a step of the window to the right adds and takes away: for each
  * column (from the new centre) whose part changes, (column, first row,
  * last row, +1 or -1), four numbers each.  Returns how many; free
@@ -252,6 +265,7 @@ tl_median_cl (TlRun         *run,
   gsize              n       = (gsize) pixels->width * pixels->height;
   cl_int             width   = pixels->width, height = pixels->height;
   cl_int             run_length = MAX (TL_MEDIAN_MIN_RUN, 4 * r);
+  gboolean           short_counts = tl_median_window (outline, r) * 255 <= G_MAXUINT16;
   guint64            lines   = (guint64) height *
                                ((width + run_length - 1) / run_length) * 4;
   cl_mem             in      = tl_run_get_input (run);
@@ -286,7 +300,8 @@ tl_median_cl (TlRun         *run,
       ! tl_run_enqueue (run, binning, 2, error))
     return FALSE;
 
-  median = tl_run_get_kernel (run, "tl_median", error);
+  median = tl_run_get_kernel_variant (run, "tl_median",
+                                      short_counts ? "short" : NULL, error);
   if (median == NULL ||
       ! tl_run_set_arg (run, median, 0, sizeof (cl_mem), &bins, error) ||
       ! tl_run_set_arg (run, median, 1, sizeof (cl_mem), &found, error) ||
@@ -300,7 +315,9 @@ tl_median_cl (TlRun         *run,
       ! tl_run_set_arg (run, median, 11, sizeof (cl_int), &height, error) ||
       ! tl_run_set_arg (run, median, 12, sizeof (cl_int), &run_length, error) ||
       ! tl_run_enqueue_lines_local (run, median, 2, lines, 13,
-                                    (TL_MEDIAN_BINS + 1) * sizeof (cl_uint),
+                                    (TL_MEDIAN_BINS + 1) *
+                                    (short_counts ? sizeof (cl_ushort) :
+                                                    sizeof (cl_uint)),
                                     error))
     return FALSE;
 

@@ -122,11 +122,14 @@ tl_motion_cl (TlRun         *run,
   g_autofree gfloat *fractions = NULL;
   cl_int             n_steps   = tl_motion_samples (values, &offsets, &fractions);
   cl_float           inv       = 1.0f / n_steps;
-  cl_mem             in        = tl_run_get_input (run);
+  cl_mem             in        = tl_run_input_floats (run, "tl_motion_decode",
+                                                       error);
   cl_mem             out       = tl_run_get_output (run);
   cl_mem             steps, parts;
   cl_kernel          kernel;
 
+  if (in == NULL)
+    return FALSE;
   steps = tl_run_new_buffer (run, CL_MEM_READ_ONLY,
                              sizeof (cl_int) * 2 * n_steps, offsets, error);
   parts = steps ? tl_run_new_buffer (run, CL_MEM_READ_ONLY,
@@ -173,7 +176,10 @@ static const TlParamSpec tl_motion_params[] =
   },
 };
 
-static const gchar *const tl_motion_kernels[] = { "tl_motion_linear", NULL };
+static const gchar *const tl_motion_kernels[] =
+{
+  "tl_motion_decode", "tl_motion_linear", NULL
+};
 
 const TlFilter tl_filter_motion_blur_linear =
 {

@@ -109,7 +109,8 @@ tl_smooth_bilateral_cl (TlRun         *run,
                         GError       **error)
 {
   cl_float           preserve = values[1].v[0];
-  cl_mem             in       = tl_run_get_input (run);
+  cl_mem             in       = tl_run_input_floats (run, "tl_smooth_decode",
+                                                      error);
   cl_mem             out      = tl_run_get_output (run);
   gint               r;
   cl_int             radius;
@@ -117,6 +118,8 @@ tl_smooth_bilateral_cl (TlRun         *run,
   cl_kernel          kernel;
   g_autofree gfloat *spatial = tl_smooth_bilateral_spatial (values[0].v[0], &r);
 
+  if (in == NULL)
+    return FALSE;
   radius = r;
   taps   = tl_run_new_buffer (run, CL_MEM_READ_ONLY,
                               sizeof (gfloat) * (2 * r + 1) * (2 * r + 1),
@@ -162,7 +165,10 @@ static const TlParamSpec tl_smooth_bilateral_params[] =
   },
 };
 
-static const gchar *const tl_smooth_bilateral_kernels[] = { "tl_bilateral", NULL };
+static const gchar *const tl_smooth_bilateral_kernels[] =
+{
+  "tl_smooth_decode", "tl_bilateral", NULL
+};
 
 const TlFilter tl_filter_bilateral_filter =
 {
@@ -258,9 +264,9 @@ tl_smooth_snn_cl (TlRun         *run,
                   GError       **error)
 {
   cl_int    radius = values[0].v[0], pairs = values[1].v[0];
-  cl_mem    in     = tl_run_get_input (run);
+  cl_mem    in     = tl_run_input_floats (run, "tl_smooth_decode", error);
   cl_mem    out    = tl_run_get_output (run);
-  cl_kernel kernel = tl_run_get_kernel (run, "tl_snn_mean", error);
+  cl_kernel kernel = in ? tl_run_get_kernel (run, "tl_snn_mean", error) : NULL;
 
   return (kernel != NULL &&
           tl_run_set_arg (run, kernel, 0, sizeof (cl_mem), &in, error) &&
@@ -300,7 +306,10 @@ static const TlParamSpec tl_smooth_snn_params[] =
   },
 };
 
-static const gchar *const tl_smooth_snn_kernels[] = { "tl_snn_mean", NULL };
+static const gchar *const tl_smooth_snn_kernels[] =
+{
+  "tl_smooth_decode", "tl_snn_mean", NULL
+};
 
 const TlFilter tl_filter_snn_mean =
 {

@@ -8,8 +8,33 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "tl-math.h"
+
+static gint32
+tl_math_bits (gfloat x)
+{
+  gint32 bits;
+
+  memcpy (&bits, &x, sizeof (bits));
+  return bits;
+}
+
+static gfloat
+tl_math_from_bits (gint32 bits)
+{
+  gfloat x;
+
+  memcpy (&x, &bits, sizeof (x));
+  return x;
+}
+
+static gfloat
+tl_math_power_of_two (gint k)
+{
+  return tl_math_from_bits ((k + 127) << 23);
+}
 
 static gfloat
 tl_math_exp_reduced (gfloat r)
@@ -33,7 +58,7 @@ tl_math_exp (gfloat x)
     return 0.0f;
   k = floorf (x * 1.44269504f + 0.5f);
   r = (x - k * 0.693145752f) - k * 1.42860677e-6f;
-  return ldexpf (tl_math_exp_reduced (r), (gint) k);
+  return tl_math_exp_reduced (r) * tl_math_power_of_two ((gint) k);
 }
 
 gfloat
@@ -44,20 +69,22 @@ tl_math_exp2 (gfloat t)
   if (t < -126.0f)
     return 0.0f;
   k = floorf (t + 0.5f);
-  return ldexpf (tl_math_exp_reduced ((t - k) * 0.693147182f), (gint) k);
+  return tl_math_exp_reduced ((t - k) * 0.693147182f) *
+         tl_math_power_of_two ((gint) k);
 }
 
 gfloat
 tl_math_log2 (gfloat x)
 {
-  gint   e;
-  gfloat m = frexpf (x, &e);
+  gint32 bits = tl_math_bits (x);
+  gint   e    = ((bits >> 23) & 0xff) - 127;
+  gfloat m    = tl_math_from_bits ((bits & 0x007fffff) | 0x3f800000);
   gfloat z, z2, p;
 
-  if (m < 0.707106781f)
+  if (m >= 1.41421354f)
     {
-      m = m * 2.0f;
-      e = e - 1;
+      m = m * 0.5f;
+      e = e + 1;
     }
   z  = (m - 1.0f) / (m + 1.0f);
   z2 = z * z;

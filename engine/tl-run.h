@@ -153,6 +153,9 @@ cl_mem            tl_run_new_buffer      (TlRun           *run,
                                           GError         **error);
 cl_mem            tl_run_new_scratch     (TlRun           *run,
                                           GError         **error);
+cl_mem            tl_run_input_floats    (TlRun           *run,
+                                          const gchar     *decode_kernel,
+                                          GError         **error);
 gsize             tl_run_pixel_size      (TlRun           *run);
 cl_kernel         tl_run_get_kernel      (TlRun           *run,
                                           const gchar     *kernel_name,

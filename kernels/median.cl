@@ -34,12 +34,23 @@ tl_median_bin (float v)
  * last found and the weights in bins 0 to it, so that the next search
  * walks from there.
  */
+/* Counts in 16 bits where every window's weights fit them (the host's
+ * "short" variant, TL_MEDIAN_SHORT: 255 times the window's pixels at
+ * most 65535), which halves each item's local memory and so doubles the
+ * items a compute unit holds; else 32.
+ */
+#ifdef TL_MEDIAN_SHORT
+typedef ushort tl_median_count;
+#else
+typedef uint   tl_median_count;
+#endif
+
 typedef struct
 {
-  local uint *bins;
-  uint        weight;     /* the window's weights */
-  int         last;
-  uint        below;
+  local tl_median_count *bins;
+  uint                   weight;     /* the window's weights */
+  int                    last;
+  uint                   below;
 } TlMedianHistogram;
 
 /* Adds SIGN times CHANNEL of each pixel of column X, rows Y0 to Y1, to
@@ -57,17 +68,20 @@ tl_median_column (TlMedianHistogram   *h,
                   int                  y1,
                   int                  sign)
 {
-  global const uchar4 *column = bins + clamp (x, 0, width - 1);
+  /* A pixel's four bins as one word, red in the low byte (OpenCL
+   * devices here are little-endian).
+   */
+  global const uint *column = (global const uint *) bins + clamp (x, 0, width - 1);
+  int                shift  = 8 * channel;
 
   for (int y = y0; y <= y1; y++)
     {
-      uchar4 p      = column[clamp (y, 0, height - 1) * width];
-      uint   weight = channel == 3 ? 1u : (uint) p.w;
-      int    bin    = channel == 0 ? p.x : channel == 1 ? p.y :
-                      channel == 2 ? p.z : p.w;
+      uint p      = column[clamp (y, 0, height - 1) * width];
+      uint weight = channel == 3 ? 1u : p >> 24;
+      int  bin    = (p >> shift) & 0xff;
 
       weight = sign > 0 ? weight : -weight;
-      h->bins[bin] += weight;
+      h->bins[bin] += (tl_median_count) weight;
       h->weight    += weight;
       if (bin <= h->last)
         h->below += weight;
@@ -148,7 +162,7 @@ tl_median (global const uchar4 *bins,
            int                  width,
            int                  height,
            int                  run,
-           local uint          *histograms)
+           local tl_median_count *histograms)
 {
   int               unit    = tl_item_origin (&d).x;
   int               channel = unit & 3;

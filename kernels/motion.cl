@@ -12,16 +12,21 @@
 /* No fused multiply-add, as in the C references. */
 #pragma OPENCL FP_CONTRACT OFF
 
+/* The kernel reads the region as working floats (tl_motion_decode for
+ * narrow storage), each pixel being in 4 (length + 1) samples.
+ */
+#if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_motion_decode)
+TL_DECODE_KERNEL (tl_motion_decode)
+#endif
+
 /* The pixel at (x, y), clamped into the region. */
 inline float4
-tl_motion_load (global const tl_pixel *in,
-                const TlDispatch      *d,
-                int                    x,
-                int                    y,
-                global const float    *codec)
+tl_motion_load (global const float4 *in,
+                const TlDispatch    *d,
+                int                  x,
+                int                  y)
 {
-  return tl_load (in, clamp (y, 0, d->height - 1) * d->stride +
-                      clamp (x, 0, d->width - 1), codec);
+  return in[clamp (y, 0, d->height - 1) * d->stride + clamp (x, 0, d->width - 1)];
 }
 
 /* STEPS: (x, y) whole offsets of each sample; FRACTIONS: its (x, y)
@@ -29,7 +34,7 @@ tl_motion_load (global const tl_pixel *in,
  */
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_motion_linear)
 kernel void
-tl_motion_linear (global const tl_pixel *in,
+tl_motion_linear (global const float4   *in,
                   global tl_pixel       *out,
                   TlDispatch             d,
                   global const float    *codec,
@@ -52,10 +57,10 @@ tl_motion_linear (global const tl_pixel *in,
         {
           int2   at  = (int2) (x, origin.y) + steps[s];
           float2 f   = fractions[s];
-          float4 p0  = tl_motion_load (in, &d, at.x, at.y, codec);
-          float4 p1  = tl_motion_load (in, &d, at.x + 1, at.y, codec);
-          float4 p2  = tl_motion_load (in, &d, at.x, at.y + 1, codec);
-          float4 p3  = tl_motion_load (in, &d, at.x + 1, at.y + 1, codec);
+          float4 p0  = tl_motion_load (in, &d, at.x, at.y);
+          float4 p1  = tl_motion_load (in, &d, at.x + 1, at.y);
+          float4 p2  = tl_motion_load (in, &d, at.x, at.y + 1);
+          float4 p3  = tl_motion_load (in, &d, at.x + 1, at.y + 1);
           float4 top = f.y * (p2 - p0) + p0;
           float4 low = f.y * (p3 - p1) + p1;
 

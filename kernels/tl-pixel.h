@@ -443,3 +443,24 @@ tl_load_block (global const tl_pixel *in,
 #define TL_POINT_ONE(i, OP) \
   tl_store (out, (i), OP (tl_load (in, (i), codec)), codec)
 #define TL_POINT_PIXELS(OP) TL_ITEM_RUNS (TL_POINT_RUN4, TL_POINT_ONE, OP)
+
+/* A pass that decodes the region into working floats, once, for kernels
+ * that read each pixel many times (engine/tl-run.c,
+ * tl_run_input_floats ()): defines kernel NAME under the plan.
+ */
+#define TL_DECODE_KERNEL(NAME)                                          \
+kernel void                                                             \
+NAME (global const tl_pixel *in,                                        \
+      global float4         *floats,                                    \
+      TlDispatch             d,                                         \
+      global const float    *codec)                                     \
+{                                                                       \
+  int2 origin = tl_item_origin (&d);                                    \
+  int  end    = min (origin.x + d.pixels_per_item, d.width);            \
+                                                                        \
+  if (origin.y >= d.height)                                             \
+    return;                                                             \
+  for (int x = origin.x; x < end; x++)                                  \
+    floats[origin.y * d.stride + x] = tl_load (in, origin.y * d.stride + x, \
+                                               codec);                  \
+}
