@@ -103,51 +103,42 @@ tl_median_window (const gint *outline,
   return pixels;
 }
 
-/* What a step of the window to the right adds and takes away: for each
- * column (from the new centre) whose part changes, (column, first row,
- * last row, +1 or -1), four numbers each.  Returns how many; free
- * *CHANGES with g_free ().
+/* What a step of the window to the right adds and takes away, a pixel
+ * each: (column, row, +1 or -1, row * WIDTH + column) from the new
+ * centre.  Returns how many; free *MOVES with g_free ().
  */
 static gint
-tl_median_changes (const gint *outline,
-                   gint        radius,
-                   cl_int    **changes)
+tl_median_moves (const gint *outline,
+                 gint        radius,
+                 gint        width,
+                 cl_int    **moves)
 {
   GArray *list = g_array_new (FALSE, FALSE, sizeof (cl_int));
-  gint    dx, n;
-
-#define TL_MEDIAN_CHANGE(column, top, bottom, sign)                     \
-  G_STMT_START {                                                        \
-    cl_int entry[4] = { (column), (top), (bottom), (sign) };            \
-    g_array_append_vals (list, entry, 4);                               \
-  } G_STMT_END
+  gint    dx, dy, n;
 
   for (dx = -radius - 1; dx <= radius; dx++)
     {
       gint old_reach = ABS (dx + 1) <= radius ? outline[ABS (dx + 1)] : -1;
       gint new_reach = ABS (dx) <= radius ? outline[ABS (dx)] : -1;
 
-      if (new_reach == old_reach)
-        continue;
-      if (old_reach < 0)
-        TL_MEDIAN_CHANGE (dx, -new_reach, new_reach, 1);
-      else if (new_reach < 0)
-        TL_MEDIAN_CHANGE (dx, -old_reach, old_reach, -1);
-      else if (new_reach > old_reach)
+      /* Rows within the new reach and not the old come in, the others'
+       * go out.
+       */
+      for (dy = -MAX (old_reach, new_reach); dy <= MAX (old_reach, new_reach); dy++)
         {
-          TL_MEDIAN_CHANGE (dx, -new_reach, -old_reach - 1, 1);
-          TL_MEDIAN_CHANGE (dx, old_reach + 1, new_reach, 1);
-        }
-      else
-        {
-          TL_MEDIAN_CHANGE (dx, -old_reach, -new_reach - 1, -1);
-          TL_MEDIAN_CHANGE (dx, new_reach + 1, old_reach, -1);
+          gboolean was = ABS (dy) <= old_reach, is = ABS (dy) <= new_reach;
+
+          if (was != is)
+            {
+              cl_int entry[4] = { dx, dy, is ? 1 : -1, dy * width + dx };
+
+              g_array_append_vals (list, entry, 4);
+            }
         }
     }
-#undef TL_MEDIAN_CHANGE
 
-  n        = list->len / 4;
-  *changes = (cl_int *) g_array_free (list, FALSE);
+  n      = list->len / 4;
+  *moves = (cl_int *) g_array_free (list, FALSE);
   return n;
 }
 
@@ -257,7 +248,7 @@ tl_median_cl (TlRun         *run,
   gint               r;
   g_autofree gint   *outline = tl_median_outline (values, &r);
   g_autofree cl_int *steps   = NULL;
-  cl_int             n_steps = tl_median_changes (outline, r, &steps);
+  cl_int             n_steps;
   cl_int             radius  = r;
   cl_ulong           share   = tl_median_share (values, TL_MEDIAN_PERCENTILE);
   cl_ulong           alpha   = tl_median_share (values, TL_MEDIAN_ALPHA_PERCENTILE);
@@ -273,6 +264,7 @@ tl_median_cl (TlRun         *run,
   cl_mem             heights, moves, bins, found;
   cl_kernel          binning, median, store;
 
+  n_steps = tl_median_moves (outline, r, width, &steps);
   heights = tl_run_new_buffer (run, CL_MEM_READ_ONLY,
                                sizeof (cl_int) * (r + 1), outline, error);
   /* A buffer may not be empty: at radius 0 there is nothing to move. */
