@@ -18,7 +18,7 @@ if base:
     head += ["before ms"]
 head += ["ms", "ms/MP", "invert-gamma ms", "of it", "read", "upload", "kernels",
          "download", "write", "device", "GEGL CPU twin", "GEGL OpenCL twin",
-         "check"]
+         "CPU twin / ms", "check"]
 print("| " + " | ".join(head) + " |")
 print("|" + " --- |" * len(head))
 for r in rows:
@@ -34,5 +34,8 @@ for r in rows:
     cells.append("%.1f" % r["device_ms"] if "device_ms" in r else "")
     for k in ("twin_cpu_ms", "twin_opencl_ms"):
         cells.append("%.1f" % r[k] if r[k] >= 0 else "")
+    # How many times faster than GEGL's own on the CPU.
+    cells.append("%.0f" % (r["twin_cpu_ms"] / r["median_ms"])
+                 if r["twin_cpu_ms"] >= 0 and r["median_ms"] > 0 else "")
     cells.append(r["check"])
     print("| " + " | ".join(cells) + " |")

@@ -17,6 +17,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -280,8 +281,8 @@ tl_median_cl (TlRun         *run,
   if (lines > G_MAXINT)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
-                   _("%s: %" G_GUINT64_FORMAT " runs of pixels are more than "
-                     "one launch can count"), "median-blur", lines);
+                   _("%s: %" PRIu64 " runs of pixels are more than one "
+                     "launch can count"), "median-blur", lines);
       return FALSE;
     }
 

@@ -4,6 +4,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
@@ -469,9 +470,9 @@ tl_run_enqueue_lines_local (TlRun     *run,
   if (used + item_bytes > device->local_mem_size)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_LIMIT,
-                   _("a work-item needs %" G_GSIZE_FORMAT " bytes of local "
-                     "memory, more than the device's %" G_GUINT64_FORMAT),
-                   item_bytes, (guint64) device->local_mem_size);
+                   _("a work-item needs %" PRIu64 " bytes of local memory, "
+                     "more than the device's %" PRIu64),
+                   (guint64) item_bytes, (guint64) device->local_mem_size);
       return FALSE;
     }
   return (tl_run_set_arg (run, kernel, local_arg, width * item_bytes, NULL,

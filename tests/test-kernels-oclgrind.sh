@@ -252,7 +252,9 @@ u16 tile=16 --shape=7x3"
 # crop's 37 rows, pixelize's blocks are cut at both edges; high-pass and
 # difference-of-gaussians keep a recursive blur in a scratch image; one
 # step of the iterative filters has no padded steps, only the last; the
-# motion blur's samples reach past the crop's corners.
+# motion blur's samples reach past the crop's corners; median-blur's
+# square of radius 12 counts in 32 bits (its default, 16) and reaches
+# past the crop's rows.
 variants="gaussian-blur --set=std-dev=40 items=line
 gaussian-blur --set=std-dev=40 items=channel
 gaussian-blur --set=std-dev=40 items=group
@@ -263,7 +265,9 @@ box-blur --set=radius=25
 pixelize --set=size=7
 high-pass --set=std-dev=40 items=line
 high-pass --set=std-dev=40 items=group
-difference-of-gaussians --set=radius2=40 items=channel
+difference-of-gaussians --set=radius2=40 items=line
+difference-of-gaussians --set=radius2=40 items=group
+median-blur --set=radius=12 --set=neighborhood=0
 mean-curvature-blur --set=iterations=1
 noise-reduction --set=iterations=1
 motion-blur-linear --set=length=30 --set=angle=120
