@@ -44,6 +44,11 @@ struct _TlRun
 #define TL_RUN_MAX_BANDS 64
 
 void     tl_run_clear               (TlRun            *run);
+gboolean tl_run_enqueue_plan        (TlRun            *run,
+                                     cl_kernel         kernel,
+                                     guint             dispatch_arg,
+                                     const TlPlan     *plan,
+                                     GError          **error);
 gboolean tl_run_setup               (TlRun            *run,
                                      TlContext        *context,
                                      const TlFilter   *filter,
