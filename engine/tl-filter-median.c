@@ -257,16 +257,13 @@ tl_median_cl (TlRun         *run,
   gsize              n       = (gsize) pixels->width * pixels->height;
   cl_int             width   = pixels->width, height = pixels->height;
   cl_int             run_length = MAX (TL_MEDIAN_MIN_RUN, 4 * r);
-  guint64            window  = tl_median_window (outline, r);
+  gboolean           short_counts = tl_median_window (outline, r) * 255 <= G_MAXUINT16;
   guint64            lines   = (guint64) height *
                                ((width + run_length - 1) / run_length) * 4;
   cl_mem             in      = tl_run_get_input (run);
   cl_mem             out     = tl_run_get_output (run);
-  cl_mem             heights, moves, bins, found, flag;
+  cl_mem             heights, moves, bins, found;
   cl_kernel          binning, median, store;
-  cl_uint            translucent = 0;
-  gboolean           opaque;
-  const gchar       *variant;
 
   n_steps = tl_median_moves (outline, r, width, &steps);
   heights = tl_run_new_buffer (run, CL_MEM_READ_ONLY,
@@ -279,9 +276,7 @@ tl_median_cl (TlRun         *run,
                                      error) : NULL;
   found = bins ? tl_run_new_buffer (run, CL_MEM_READ_WRITE, n * 4, NULL,
                                     error) : NULL;
-  flag  = found ? tl_run_new_buffer (run, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                                     sizeof (cl_uint), &translucent, error) : NULL;
-  if (flag == NULL)
+  if (found == NULL)
     return FALSE;
   if (lines > G_MAXINT)
     {
@@ -295,21 +290,11 @@ tl_median_cl (TlRun         *run,
   if (binning == NULL ||
       ! tl_run_set_arg (run, binning, 0, sizeof (cl_mem), &in, error) ||
       ! tl_run_set_arg (run, binning, 1, sizeof (cl_mem), &bins, error) ||
-      ! tl_run_set_arg (run, binning, 4, sizeof (cl_mem), &flag, error) ||
-      ! tl_run_enqueue (run, binning, 2, error) ||
-      ! tl_run_read_buffer (run, flag, sizeof (cl_uint), &translucent,
-                            _("reading whether the layer is translucent"),
-                            error))
+      ! tl_run_enqueue (run, binning, 2, error))
     return FALSE;
 
-  /* An opaque layer (most photos, in layers with alpha or without)
-   * counts pixels in 16 bits up to windows of 65535 pixels: on the H100
-   * radius 40 went from ... to ... ms.
-   */
-  opaque  = translucent == 0;
-  variant = opaque ? (window <= G_MAXUINT16 ? "short+opaque" : "opaque") :
-                     (window * 255 <= G_MAXUINT16 ? "short" : NULL);
-  median  = tl_run_get_kernel_variant (run, "tl_median", variant, error);
+  median = tl_run_get_kernel_variant (run, "tl_median",
+                                      short_counts ? "short" : NULL, error);
   if (median == NULL ||
       ! tl_run_set_arg (run, median, 0, sizeof (cl_mem), &bins, error) ||
       ! tl_run_set_arg (run, median, 1, sizeof (cl_mem), &found, error) ||
@@ -324,8 +309,8 @@ tl_median_cl (TlRun         *run,
       ! tl_run_set_arg (run, median, 12, sizeof (cl_int), &run_length, error) ||
       ! tl_run_enqueue_lines_local (run, median, 2, lines, 13,
                                     (TL_MEDIAN_BINS + 1) *
-                                    (variant && g_str_has_prefix (variant, "short") ?
-                                     sizeof (cl_ushort) : sizeof (cl_uint)),
+                                    (short_counts ? sizeof (cl_ushort) :
+                                                    sizeof (cl_uint)),
                                     error))
     return FALSE;
 

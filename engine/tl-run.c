@@ -106,31 +106,6 @@ tl_run_input_floats (TlRun        *run,
   return floats;
 }
 
-/* Reads SIZE bytes of BUFFER into DATA, waiting for the run's work so
- * far; WHAT names them in an error.
- */
-gboolean
-tl_run_read_buffer (TlRun        *run,
-                    cl_mem        buffer,
-                    gsize         size,
-                    void         *data,
-                    const gchar  *what,
-                    GError      **error)
-{
-  cl_int status;
-
-  g_return_val_if_fail (run != NULL && buffer != NULL && data != NULL, FALSE);
-
-  status = TL_CL (clEnqueueReadBuffer, tl_context_get_queue (run->context),
-                  buffer, CL_TRUE, 0, size, data, 0, NULL, NULL);
-  if (status != CL_SUCCESS)
-    {
-      tl_cl_set_error (error, status, what);
-      return FALSE;
-    }
-  return TRUE;
-}
-
 cl_mem
 tl_run_new_buffer (TlRun        *run,
                    cl_mem_flags  flags,

@@ -153,12 +153,6 @@ cl_mem            tl_run_new_buffer      (TlRun           *run,
                                           GError         **error);
 cl_mem            tl_run_new_scratch     (TlRun           *run,
                                           GError         **error);
-gboolean          tl_run_read_buffer     (TlRun           *run,
-                                          cl_mem           buffer,
-                                          gsize            size,
-                                          void            *data,
-                                          const gchar     *what,
-                                          GError         **error);
 cl_mem            tl_run_input_floats    (TlRun           *run,
                                           const gchar     *decode_kernel,
                                           GError         **error);

@@ -35,12 +35,9 @@ tl_median_bin (float v)
  * walks from there.
  */
 /* Counts in 16 bits where every window's weights fit them (the host's
- * "short" variant, TL_MEDIAN_SHORT), which halves each item's local
- * memory and so doubles the items a compute unit holds; else 32.  Where
- * every alpha is in the top bin ("opaque", TL_MEDIAN_OPAQUE) colour
- * counts pixels, not 255 each: 255 times every count and the weights'
- * total leaves the smallest bin reaching ceil (total * percentile) the
- * same bin, and the counts fit 16 bits for windows up to 65535 pixels.
+ * "short" variant, TL_MEDIAN_SHORT: 255 times the window's pixels at
+ * most 65535), which halves each item's local memory and so doubles the
+ * items a compute unit holds; else 32.
  */
 #ifdef TL_MEDIAN_SHORT
 typedef ushort tl_median_count;
@@ -63,11 +60,7 @@ tl_median_pixel (TlMedianHistogram *h,
                  int                channel,
                  int                sign)
 {
-#ifdef TL_MEDIAN_OPAQUE
-  uint weight = 1u;
-#else
   uint weight = channel == 3 ? 1u : word >> 24;
-#endif
   int  bin    = (word >> (8 * channel)) & 0xff;
 
   weight = sign > 0 ? weight : -weight;
@@ -133,12 +126,10 @@ kernel void
 tl_median_bins (global const tl_pixel *in,
                 global uchar4         *bins,
                 TlDispatch             d,
-                global const float    *codec,
-                global uint           *translucent)
+                global const float    *codec)
 {
   int2 origin = tl_item_origin (&d);
   int  end    = min (origin.x + d.pixels_per_item, d.width);
-  int  seen   = 0;
 
   if (origin.y >= d.height)
     return;
@@ -146,17 +137,10 @@ tl_median_bins (global const tl_pixel *in,
     {
       int    i = origin.y * d.stride + x;
       float4 v = tl_load (in, i, codec);
-      uchar4 b = (uchar4) (tl_median_bin (v.x), tl_median_bin (v.y),
-                           tl_median_bin (v.z), tl_median_bin (v.w));
 
-      bins[i] = b;
-      seen   |= b.w < 255;
+      bins[i] = (uchar4) (tl_median_bin (v.x), tl_median_bin (v.y),
+                          tl_median_bin (v.z), tl_median_bin (v.w));
     }
-  /* Whether any alpha falls short of the top bin; read first, so that a
-   * translucent layer's items do not all write.
-   */
-  if (seen && *translucent == 0)
-    atomic_or (translucent, 1u);
 }
 #endif
 
