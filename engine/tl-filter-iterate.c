@@ -93,15 +93,10 @@ tl_iterate_reference (TlIterateStep        step,
 
   for (y = 0; y < rows; y++)
     for (x = 0; x < cols; x++)
-      {
-        gsize u = CLAMP ((gssize) x - (gssize) margin, 0,
-                         (gssize) pixels->width - 1);
-        gsize v = CLAMP ((gssize) y - (gssize) margin, 0,
-                         (gssize) pixels->height - 1);
-
-        memcpy (src + (y * cols + x) * 4,
-                pixels->in + (v * pixels->width + u) * 4, 4 * sizeof (gfloat));
-      }
+      memcpy (src + (y * cols + x) * 4,
+              tl_filter_pixel_clamped (pixels, (gint) x - (gint) margin,
+                                       (gint) y - (gint) margin),
+              4 * sizeof (gfloat));
 
   for (k = 0; k + 1 < margin; k++)
     {

@@ -64,16 +64,6 @@ tl_motion_halo (const TlValue *values)
   return (guint) ceil (0.5 * values[0].v[0]) + 1;
 }
 
-static const gfloat *
-tl_motion_pixel (const TlFloatPixels *pixels,
-                 gint                 x,
-                 gint                 y)
-{
-  x = CLAMP (x, 0, (gint) pixels->width - 1);
-  y = CLAMP (y, 0, (gint) pixels->height - 1);
-  return pixels->in + ((gsize) y * pixels->width + x) * 4;
-}
-
 static void
 tl_motion_reference (const TlFilter      *filter,
                      const TlValue       *values,
@@ -95,10 +85,10 @@ tl_motion_reference (const TlFilter      *filter,
           {
             gint          ax = x + offsets[2 * s], ay = y + offsets[2 * s + 1];
             gfloat        fx = fractions[2 * s], fy = fractions[2 * s + 1];
-            const gfloat *p0 = tl_motion_pixel (pixels, ax, ay);
-            const gfloat *p1 = tl_motion_pixel (pixels, ax + 1, ay);
-            const gfloat *p2 = tl_motion_pixel (pixels, ax, ay + 1);
-            const gfloat *p3 = tl_motion_pixel (pixels, ax + 1, ay + 1);
+            const gfloat *p0 = tl_filter_pixel_clamped (pixels, ax, ay);
+            const gfloat *p1 = tl_filter_pixel_clamped (pixels, ax + 1, ay);
+            const gfloat *p2 = tl_filter_pixel_clamped (pixels, ax, ay + 1);
+            const gfloat *p3 = tl_filter_pixel_clamped (pixels, ax + 1, ay + 1);
 
             for (c = 0; c < 4; c++)
               {

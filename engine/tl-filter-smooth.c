@@ -22,16 +22,6 @@
 #include "tl-math.h"
 #include "tl-run.h"
 
-static const gfloat *
-tl_smooth_pixel (const TlFloatPixels *pixels,
-                 gint                 x,
-                 gint                 y)
-{
-  x = CLAMP (x, 0, (gint) pixels->width - 1);
-  y = CLAMP (y, 0, (gint) pixels->height - 1);
-  return pixels->in + ((gsize) y * pixels->width + x) * 4;
-}
-
 static gfloat
 tl_smooth_colour_distance (const gfloat *a,
                            const gfloat *b)
@@ -82,14 +72,14 @@ tl_smooth_bilateral_reference (const TlFilter      *filter,
   for (y = 0; y < (gint) pixels->height; y++)
     for (x = 0; x < (gint) pixels->width; x++)
       {
-        const gfloat *centre = tl_smooth_pixel (pixels, x, y);
+        const gfloat *centre = tl_filter_pixel_clamped (pixels, x, y);
         gfloat        sum[4] = { 0, 0, 0, 0 }, total = 0.0f;
         gfloat       *out    = pixels->out + ((gsize) y * pixels->width + x) * 4;
 
         for (v = -r; v <= r; v++)
           for (u = -r; u <= r; u++)
             {
-              const gfloat *p     = tl_smooth_pixel (pixels, x + u, y + v);
+              const gfloat *p     = tl_filter_pixel_clamped (pixels, x + u, y + v);
               gfloat        range = tl_math_exp (-tl_smooth_colour_distance (centre, p) *
                                                    preserve);
               gfloat        weight = range * spatial[(v + r) * side + u + r];
@@ -221,7 +211,7 @@ tl_smooth_snn_reference (const TlFilter      *filter,
   for (y = 0; y < (gint) pixels->height; y++)
     for (x = 0; x < (gint) pixels->width; x++)
       {
-        const gfloat *centre = tl_smooth_pixel (pixels, x, y);
+        const gfloat *centre = tl_filter_pixel_clamped (pixels, x, y);
         gfloat        sum[4] = { 0, 0, 0, 0 };
         gint          count  = 0;
         gfloat       *out    = pixels->out + ((gsize) y * pixels->width + x) * 4;
@@ -239,7 +229,7 @@ tl_smooth_snn_reference (const TlFilter      *filter,
 
                   for (i = 0; i < 2 * pairs; i++)
                     {
-                      const gfloat *p    = tl_smooth_pixel (pixels, xs[i], ys[i]);
+                      const gfloat *p    = tl_filter_pixel_clamped (pixels, xs[i], ys[i]);
                       gfloat        diff = tl_smooth_colour_distance (p, centre);
 
                       if (diff < best)

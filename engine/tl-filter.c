@@ -249,6 +249,19 @@ tl_filter_parse_assignment (const TlFilter *filter,
   return tl_filter_set_value (filter, values, name, equals + 1, error);
 }
 
+/* For the windowed references: the pixel at (X, Y) of PIXELS' input,
+ * clamped to the edge, as the kernels' tl_floats_clamped () reads it.
+ */
+const gfloat *
+tl_filter_pixel_clamped (const TlFloatPixels *pixels,
+                         gint                 x,
+                         gint                 y)
+{
+  x = CLAMP (x, 0, (gint) pixels->width - 1);
+  y = CLAMP (y, 0, (gint) pixels->height - 1);
+  return pixels->in + ((gsize) y * pixels->width + x) * 4;
+}
+
 /* For a filter's check: parameter INDEX, a number like GEGL's integer
  * properties, must be whole.
  */

@@ -183,6 +183,9 @@ gboolean              tl_filter_parse_assignment (const TlFilter  *filter,
 gboolean              tl_filter_check_values     (const TlFilter  *filter,
                                                   const TlValue   *values,
                                                   GError         **error);
+const gfloat         *tl_filter_pixel_clamped    (const TlFloatPixels *pixels,
+                                                  gint             x,
+                                                  gint             y);
 gboolean              tl_filter_check_whole      (const TlFilter  *filter,
                                                   const TlValue   *values,
                                                   guint            index,

@@ -19,16 +19,6 @@
 TL_DECODE_KERNEL (tl_motion_decode)
 #endif
 
-/* The pixel at (x, y), clamped into the region. */
-inline float4
-tl_motion_load (global const float4 *in,
-                const TlDispatch    *d,
-                int                  x,
-                int                  y)
-{
-  return in[clamp (y, 0, d->height - 1) * d->stride + clamp (x, 0, d->width - 1)];
-}
-
 /* STEPS: (x, y) whole offsets of each sample; FRACTIONS: its (x, y)
  * fractions, the bilinear weights of the pixels to its right and below.
  */
@@ -57,10 +47,10 @@ tl_motion_linear (global const float4   *in,
         {
           int2   at  = (int2) (x, origin.y) + steps[s];
           float2 f   = fractions[s];
-          float4 p0  = tl_motion_load (in, &d, at.x, at.y);
-          float4 p1  = tl_motion_load (in, &d, at.x + 1, at.y);
-          float4 p2  = tl_motion_load (in, &d, at.x, at.y + 1);
-          float4 p3  = tl_motion_load (in, &d, at.x + 1, at.y + 1);
+          float4 p0  = tl_floats_clamped (in, &d, at.x, at.y);
+          float4 p1  = tl_floats_clamped (in, &d, at.x + 1, at.y);
+          float4 p2  = tl_floats_clamped (in, &d, at.x, at.y + 1);
+          float4 p3  = tl_floats_clamped (in, &d, at.x + 1, at.y + 1);
           float4 top = f.y * (p2 - p0) + p0;
           float4 low = f.y * (p3 - p1) + p1;
 

@@ -20,16 +20,6 @@
 TL_DECODE_KERNEL (tl_smooth_decode)
 #endif
 
-/* The pixel at (x, y), clamped into the region. */
-inline float4
-tl_smooth_load (global const float4 *in,
-                const TlDispatch    *d,
-                int                  x,
-                int                  y)
-{
-  return in[clamp (y, 0, d->height - 1) * d->stride + clamp (x, 0, d->width - 1)];
-}
-
 /* Whether the window of RADIUS around (x, y) lies inside the region. */
 inline int
 tl_smooth_inside (const TlDispatch *d,
@@ -74,7 +64,7 @@ tl_bilateral (global const float4   *in,
 
   for (int x = origin.x; x < end; x++)
     {
-      float4 centre = tl_smooth_load (in, &d, x, origin.y);
+      float4 centre = tl_floats_clamped (in, &d, x, origin.y);
       float4 sum    = 0.0f;
       float  total  = 0.0f;
       /* A window inside the region needs no clamping (on PoCL 10% of
@@ -87,7 +77,7 @@ tl_bilateral (global const float4   *in,
           {
             float4 p      = inside ?
                             in[(origin.y + v) * d.stride + x + u] :
-                            tl_smooth_load (in, &d, x + u, origin.y + v);
+                            tl_floats_clamped (in, &d, x + u, origin.y + v);
             float  range  = tl_math_exp (-tl_smooth_colour_distance (centre, p) *
                                            preserve);
             float  weight = range * spatial[(v + radius) * side + u + radius];
@@ -124,7 +114,7 @@ tl_snn_mean (global const float4   *in,
   for (int x = origin.x; x < end; x++)
     {
       int    y      = origin.y;
-      float4 centre = tl_smooth_load (in, &d, x, y);
+      float4 centre = tl_floats_clamped (in, &d, x, y);
       float4 sum    = 0.0f;
       int    count  = 0;
       int    inside = tl_smooth_inside (&d, x, y, radius);
@@ -150,10 +140,10 @@ tl_snn_mean (global const float4   *in,
                   }
                 else
                   {
-                    places[0] = tl_smooth_load (in, &d, x + u, y + v);
-                    places[1] = tl_smooth_load (in, &d, x - u, y - v);
-                    places[2] = tl_smooth_load (in, &d, x - u, y + v);
-                    places[3] = tl_smooth_load (in, &d, x + u, y - v);
+                    places[0] = tl_floats_clamped (in, &d, x + u, y + v);
+                    places[1] = tl_floats_clamped (in, &d, x - u, y - v);
+                    places[2] = tl_floats_clamped (in, &d, x - u, y + v);
+                    places[3] = tl_floats_clamped (in, &d, x + u, y - v);
                   }
                 for (int i = 0; i < 2 * pairs; i++)
                   {

@@ -444,6 +444,16 @@ tl_load_block (global const tl_pixel *in,
   tl_store (out, (i), OP (tl_load (in, (i), codec)), codec)
 #define TL_POINT_PIXELS(OP) TL_ITEM_RUNS (TL_POINT_RUN4, TL_POINT_ONE, OP)
 
+/* Pixel (X, Y) of a region of working floats, clamped to its edges. */
+inline float4
+tl_floats_clamped (global const float4 *in,
+                   const TlDispatch    *d,
+                   int                  x,
+                   int                  y)
+{
+  return in[clamp (y, 0, d->height - 1) * d->stride + clamp (x, 0, d->width - 1)];
+}
+
 /* A pass that decodes the region into working floats, once, for kernels
  * that read each pixel many times (engine/tl-run.c,
  * tl_run_input_floats ()): defines kernel NAME under the plan.
