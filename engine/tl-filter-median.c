@@ -104,9 +104,21 @@ tl_median_window (const gint *outline,
   return pixels;
 }
 
-/* What a step of the window to the right adds and takes away, a pixel
- * each: (column, row, +1 or -1, row * WIDTH + column) from the new
- * centre.  Returns how many; free *MOVES with g_free ().
+/* Whether the window of OUTLINE and RADIUS holds (DX, DY) from its
+ * centre.
+ */
+static gboolean
+tl_median_holds (const gint *outline,
+                 gint        radius,
+                 gint        dx,
+                 gint        dy)
+{
+  return ABS (dx) <= radius && ABS (dy) <= outline[ABS (dx)];
+}
+
+/* What a step of the window down adds and takes away, a pixel each:
+ * (column, row, +1 or -1, row * WIDTH + column) from the new centre.
+ * Returns how many; free *MOVES with g_free ().
  */
 static gint
 tl_median_moves (const gint *outline,
@@ -117,26 +129,23 @@ tl_median_moves (const gint *outline,
   GArray *list = g_array_new (FALSE, FALSE, sizeof (cl_int));
   gint    dx, dy, n;
 
-  for (dx = -radius - 1; dx <= radius; dx++)
-    {
-      gint old_reach = ABS (dx + 1) <= radius ? outline[ABS (dx + 1)] : -1;
-      gint new_reach = ABS (dx) <= radius ? outline[ABS (dx)] : -1;
+  /* From the new centre, the old one is a row up: a pixel in the new
+   * window and not the old comes in, one in the old and not the new
+   * goes out.
+   */
+  for (dy = -radius - 1; dy <= radius; dy++)
+    for (dx = -radius; dx <= radius; dx++)
+      {
+        gboolean was = tl_median_holds (outline, radius, dx, dy + 1);
+        gboolean is  = tl_median_holds (outline, radius, dx, dy);
 
-      /* Rows within the new reach and not the old come in, the others'
-       * go out.
-       */
-      for (dy = -MAX (old_reach, new_reach); dy <= MAX (old_reach, new_reach); dy++)
-        {
-          gboolean was = ABS (dy) <= old_reach, is = ABS (dy) <= new_reach;
+        if (was != is)
+          {
+            cl_int entry[4] = { dx, dy, is ? 1 : -1, dy * width + dx };
 
-          if (was != is)
-            {
-              cl_int entry[4] = { dx, dy, is ? 1 : -1, dy * width + dx };
-
-              g_array_append_vals (list, entry, 4);
-            }
-        }
-    }
+            g_array_append_vals (list, entry, 4);
+          }
+      }
 
   n      = list->len / 4;
   *moves = (cl_int *) g_array_free (list, FALSE);
@@ -229,15 +238,15 @@ tl_median_reference (const TlFilter      *filter,
       }
 }
 
-/* Pixels a work-item of tl_median slides its window along: its first
- * window costs about a column's pixels times the window's width, each
- * further step about four columns' heights, so runs grow with the radius
- * to keep the first window's share small.
+/* Pixels a work-item of tl_median slides its window down: its first
+ * window costs about a row's pixels times the window's height, each
+ * further step about four rows' widths, so runs grow with the radius to
+ * keep the first window's share small.
  */
 #define TL_MEDIAN_MIN_RUN 64
 
 /* Three passes (kernels/median.cl): the pixels' bins under the plan, the
- * windows' percentiles as bins in runs of a row, a channel an item (a
+ * windows' percentiles as bins in runs of a column, a channel an item (a
  * line pass, its histogram in local memory), those stored as values
  * under the plan.
  */
@@ -258,8 +267,8 @@ tl_median_cl (TlRun         *run,
   cl_int             width   = pixels->width, height = pixels->height;
   cl_int             run_length = MAX (TL_MEDIAN_MIN_RUN, 4 * r);
   gboolean           short_counts = tl_median_window (outline, r) * 255 <= G_MAXUINT16;
-  guint64            lines   = (guint64) height *
-                               ((width + run_length - 1) / run_length) * 4;
+  guint64            lines   = (guint64) width *
+                               ((height + run_length - 1) / run_length) * 4;
   cl_mem             in      = tl_run_get_input (run);
   cl_mem             out     = tl_run_get_output (run);
   cl_mem             heights, moves, bins, found;

@@ -4,12 +4,14 @@
  * weighted by the pixel's alpha bin, clamp-to-edge borders.
  *
  * A first pass puts each pixel's channels in their bins (tl_median_bins,
- * under the plan).  Then a work-item slides a window along a run of a
- * row for one channel (tl_median, a line pass), counting the window's
+ * under the plan).  Then a work-item slides a window down a run of a
+ * column for one channel (tl_median, a line pass), counting the window's
  * histogram in local memory: the first window whole (its outline from
- * the host), then at each step the parts of columns by which the window
+ * the host), then at each step the parts of rows by which the window
  * moves (a list from the host), about 4 radius + 2 pixels, so the cost
- * grows with the radius, not its square.  The percentile's bin is walked
+ * grows with the radius, not its square.  Neighbouring items take
+ * neighbouring columns, so a step's reads across a group are one
+ * stretch of a row.  The percentile's bin is walked
  * to from the last one, and kept; a last pass under the plan stores the
  * bins as values (tl_median_store).  The C reference (engine/tl-filter-median.c)
  * counts each window afresh; both find the smallest bin whose count
@@ -145,13 +147,14 @@ tl_median_bins (global const tl_pixel *in,
 #endif
 
 /* The bins of each pixel's percentiles into FOUND, a work-item a
- * channel of a run of RUN pixels of a row (a line pass: D counts runs
- * times 4), each item's histogram in local memory (HISTOGRAMS,
+ * channel of a run of RUN pixels of a column (a line pass: D counts runs
+ * times 4, a band of RUN rows after another, the channels of a column
+ * side by side), each item's histogram in local memory (HISTOGRAMS,
  * TL_MEDIAN_STRIDE counts an item).  OUTLINE[i]: the window's
- * half-height i columns from its centre; MOVES: what a step to the right
- * adds to the window and takes from it, a pixel each, (column, row, +1
- * or -1, row * WIDTH + column) from the centre, the last for runs whose
- * windows all lie inside the region.
+ * half-height i columns from its centre; MOVES: what a step down adds to
+ * the window and takes from it, a pixel each, (column, row, +1 or -1,
+ * row * WIDTH + column) from the centre, the last for runs whose windows
+ * all lie inside the region.
  */
 #define TL_MEDIAN_STRIDE (TL_MEDIAN_BINS + 1)
 
@@ -174,8 +177,7 @@ tl_median (global const uchar4 *bins,
 {
   int               unit    = tl_item_origin (&d).x;
   int               channel = unit & 3;
-  int               runs    = (width + run - 1) / run;
-  int               y, first, end, inside;
+  int               x, band, first, end, inside;
   ulong             share   = channel == 3 ? alpha_percentile : percentile;
   TlMedianHistogram h;
 
@@ -185,9 +187,10 @@ tl_median (global const uchar4 *bins,
   if (unit >= d.width)
     return;
 
-  y      = (unit >> 2) / runs;
-  first  = ((unit >> 2) - y * runs) * run;
-  end    = min (first + run, width);
+  band   = (unit >> 2) / width;
+  x      = (unit >> 2) - band * width;
+  first  = band * run;
+  end    = min (first + run, height);
   h.weight = 0;
   h.last   = 0;
   h.below  = 0;
@@ -195,17 +198,15 @@ tl_median (global const uchar4 *bins,
     {
       int reach = outline[abs (dx)];
 
-      tl_median_column (&h, bins, width, height, channel, first + dx,
-                        y - reach, y + reach, 1);
+      tl_median_column (&h, bins, width, height, channel, x + dx,
+                        first - reach, first + reach, 1);
     }
-  found[(y * width + first) * 4 + channel] = tl_median_find (&h, share);
+  found[(first * width + x) * 4 + channel] = tl_median_find (&h, share);
 
-  /* Every step's window inside the region: no clamping (on the H100
-   * radius 40 took from 62 to ... ms of kernel time).
-   */
-  inside = (first - radius - 1 >= 0 && end - 1 + radius < width &&
-            y - radius >= 0 && y + radius < height);
-  for (int x = first + 1; x < end; x++)
+  /* Every step's window inside the region: no clamping. */
+  inside = (x - radius >= 0 && x + radius < width &&
+            first - radius - 1 >= 0 && end - 1 + radius < height);
+  for (int y = first + 1; y < end; y++)
     {
       global const uint *words  = (global const uint *) bins;
       int                centre = y * width + x;
