@@ -112,6 +112,7 @@ tl_host_run_operation (const TlHostGimp     *gimp,
   g_autoptr(GPtrArray)    strings   = NULL;
   g_autofree gchar       *operation = g_strconcat (TL_HOST_OPERATION_PREFIX,
                                                    filter->name, NULL);
+  g_autofree gchar       *title     = tl_host_filter_title (filter);
   TlHostArg              *args;
   guint                   n_args;
   gboolean                ok;
@@ -119,7 +120,7 @@ tl_host_run_operation (const TlHostGimp     *gimp,
   args    = tl_host_arguments (filter, &n_args);
   values  = g_new0 (TlHostValue, n_args);
   strings = tl_host_settings_to_values (settings, filter, values);
-  ok = gimp->run_operation (drawable, operation, args, values, n_args,
+  ok = gimp->run_operation (drawable, operation, title, args, values, n_args,
                             settings->non_destructive, error);
   tl_host_arguments_free (args);
   return ok;

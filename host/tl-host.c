@@ -160,6 +160,17 @@ tl_host_menu_label (const TlFilter *filter)
   return g_strdup (filter ? filter->label : N_("Thread Map"));
 }
 
+gchar *
+tl_host_filter_title (const TlFilter *filter)
+{
+  /* TRANSLATORS: a filter's name as GIMP's filter stack, its warnings
+   * and GEGL's list of operations show it, so that it is told from
+   * GIMP's own filter of the same name.
+   */
+  return g_strdup_printf (_("%s (ThreadLens)"),
+                          _(filter ? filter->label : N_("Thread Map")));
+}
+
 static gchar *
 tl_host_format_vector (const gdouble *values,
                        guint          n)

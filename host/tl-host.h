@@ -132,11 +132,12 @@ typedef struct
   /* In-core (NULL where the GIMP has no such call: 2.10): runs OPERATION
    * on DRAWABLE in GIMP's process with ARGS' values as its properties
    * (those it has), merged as one undo step through the selection or,
-   * with APPEND, onto the drawable's filter stack.  FALSE with
-   * TL_ERROR_NO_OPERATION when GIMP does not know the operation.
+   * with APPEND, onto the drawable's filter stack under TITLE.  FALSE
+   * with TL_ERROR_NO_OPERATION when GIMP does not know the operation.
    */
   gboolean     (* run_operation) (gpointer             drawable,
                                   const gchar         *operation,
+                                  const gchar         *title,
                                   const TlHostArg     *args,
                                   const TlHostValue   *values,
                                   guint                n_args,
@@ -170,6 +171,7 @@ gchar           *tl_host_procedure_name   (const TlFilter       *filter);
 const TlFilter  *tl_host_filter_for_procedure (const gchar      *procedure,
                                            GError              **error);
 gchar           *tl_host_menu_label       (const TlFilter       *filter);
+gchar           *tl_host_filter_title     (const TlFilter       *filter);
 
 TlHostArg       *tl_host_arguments        (const TlFilter       *filter,
                                            guint                *n_args);

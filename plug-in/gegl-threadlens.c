@@ -48,8 +48,9 @@
 #include "tl-overlay.h"
 #include "tl-process.h"
 
-#define TL_GEGL_PREFIX   "threadlens:"
-#define TL_GEGL_CATEGORY "threadlens"
+#define TL_GEGL_PREFIX        "threadlens:"
+#define TL_GEGL_CATEGORY      "threadlens"
+#define TL_GEGL_LOCALE_FOLDER "threadlens-locale"   /* beside the module */
 
 typedef struct
 {
@@ -91,6 +92,7 @@ tl_gegl_param_spec (const TlHostArg *arg)
   GParamFlags      flags = G_PARAM_READWRITE | G_PARAM_CONSTRUCT |
                            GEGL_PARAM_PAD_INPUT;
   g_autofree gchar *nick = g_strdup (g_dgettext (GETTEXT_PACKAGE, arg->nick));
+  const gchar     *blurb = g_dgettext (GETTEXT_PACKAGE, arg->blurb);
   GParamSpec      *spec;
   gchar           *from, *to;
 
@@ -103,12 +105,12 @@ tl_gegl_param_spec (const TlHostArg *arg)
   switch (arg->type)
     {
     case TL_HOST_ARG_INT:
-      spec = g_param_spec_int (arg->name, nick, arg->blurb, (gint) arg->min,
+      spec = g_param_spec_int (arg->name, nick, blurb, (gint) arg->min,
                                (gint) arg->max, (gint) arg->default_number,
                                flags);
       break;
     case TL_HOST_ARG_DOUBLE:
-      spec = gegl_param_spec_double (arg->name, nick, arg->blurb, arg->min,
+      spec = gegl_param_spec_double (arg->name, nick, blurb, arg->min,
                                      arg->max, arg->default_number, arg->min,
                                      arg->max, 1.0, flags);
       break;
@@ -118,7 +120,7 @@ tl_gegl_param_spec (const TlHostArg *arg)
        * an enum type registered by this module does not exist (GIMP
        * 3.0.4 then drops the property).  The checks name bad values.
        */
-      spec = g_param_spec_string (arg->name, nick, arg->blurb,
+      spec = g_param_spec_string (arg->name, nick, blurb,
                                   arg->default_text, flags);
       break;
     }
@@ -668,6 +670,7 @@ tl_gegl_class_init (TlGeglOpClass *klass,
   GeglOperationAreaFilterClass *area_class      = GEGL_OPERATION_AREA_FILTER_CLASS (klass);
   const TlFilter               *filter          = class_data;
   g_autofree gchar             *name            = NULL;
+  g_autofree gchar             *title           = NULL;
   TlHostArg                    *args;
   guint                         n_args, i;
 
@@ -710,13 +713,20 @@ tl_gegl_class_init (TlGeglOpClass *klass,
    * with ThreadLens's own dialog, and a second entry per filter would
    * show each filter twice (README, "In GIMP").
    */
+  /* Translated here, as GEGL's own operations are: GIMP and GEGL show
+   * the keys as they are.  The title marks the operation as ThreadLens's
+   * beside GEGL's and GIMP's filters of the same name.
+   */
+  title = tl_host_filter_title (filter);
   gegl_operation_class_set_keys (operation_class,
     "name",        g_intern_string (name),
-    "title",       filter ? filter->label : N_("Thread Map"),
+    "title",       g_intern_string (title),
     "categories",  TL_GEGL_CATEGORY,
-    "description", filter ? filter->description :
-                   N_("Tints each pixel by the work-group, SIMD group or lane "
-                      "of an OpenCL dispatch that computed it"),
+    "description", g_dgettext (GETTEXT_PACKAGE,
+                               filter ? filter->description :
+                               N_("Tints each pixel by the work-group, SIMD "
+                                  "group or lane of an OpenCL dispatch that "
+                                  "computed it")),
     NULL);
 }
 
@@ -774,18 +784,34 @@ gegl_module_register (GTypeModule *module)
   const TlFilter *const *filters;
   guint                  n_filters, i;
   Dl_info                self;
+  g_autofree gchar      *locale = NULL;
 
   /* The OpenCL context and the embedded kernels live as long as the
    * process: GEGL must not unload this file under them.
    */
   if (dladdr ((gpointer) gegl_module_register, &self) && self.dli_fname)
     {
-      GModule *resident = g_module_open (self.dli_fname, 0);
+      GModule          *resident = g_module_open (self.dli_fname, 0);
+      g_autofree gchar *folder   = g_path_get_dirname (self.dli_fname);
 
       if (resident)
         g_module_make_resident (resident);
+      /* A user's copy (install-user.sh) brings its catalogues beside
+       * it; a system one finds them in the system's locale folder.
+       */
+      locale = g_build_filename (folder, TL_GEGL_LOCALE_FOLDER, NULL);
+      if (! g_file_test (locale, G_FILE_TEST_IS_DIR))
+        g_clear_pointer (&locale, g_free);
     }
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  /* THREADLENS_LOCALEDIR first, as for the command line: the catalogues
+   * of an uninstalled build.
+   */
+  if (g_getenv ("THREADLENS_LOCALEDIR") && *g_getenv ("THREADLENS_LOCALEDIR"))
+    {
+      g_free (locale);
+      locale = g_strdup (g_getenv ("THREADLENS_LOCALEDIR"));
+    }
+  bindtextdomain (GETTEXT_PACKAGE, locale ? locale : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
 
   filters = tl_filter_list (&n_filters);

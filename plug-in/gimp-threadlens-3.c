@@ -604,6 +604,7 @@ threadlens3_operation_value (const TlHostArg   *arg,
 static gboolean
 threadlens3_run_operation (gpointer           drawable,
                            const gchar       *operation,
+                           const gchar       *title,
                            const TlHostArg   *args,
                            const TlHostValue *values,
                            guint              n_args,
@@ -620,7 +621,7 @@ threadlens3_run_operation (gpointer           drawable,
    */
   gimp_plug_in_set_pdb_error_handler (gimp_get_plug_in (),
                                       GIMP_PDB_ERROR_HANDLER_PLUGIN);
-  filter = gimp_drawable_filter_new (drawable, operation, NULL);
+  filter = gimp_drawable_filter_new (drawable, operation, title);
   gimp_plug_in_set_pdb_error_handler (gimp_get_plug_in (),
                                       GIMP_PDB_ERROR_HANDLER_INTERNAL);
   if (filter == NULL)
@@ -696,6 +697,7 @@ threadlens3_add_operation_layer (gpointer             image,
                                  guint                n_args,
                                  GError             **error)
 {
+  g_autofree gchar *title = tl_host_filter_title (NULL);
   GimpImage        *scratch;
   GimpColorProfile *profile;
   GimpLayer        *copy, *layer;
@@ -717,8 +719,8 @@ threadlens3_add_operation_layer (gpointer             image,
   /* The map's tint is see-through: without alpha it would be opaque. */
   gimp_layer_add_alpha (copy);
 
-  if (! threadlens3_run_operation (copy, operation, args, values, n_args,
-                                   FALSE, error))
+  if (! threadlens3_run_operation (copy, operation, title, args, values,
+                                   n_args, FALSE, error))
     {
       gimp_image_delete (scratch);
       return NULL;

@@ -27,4 +27,9 @@ if [ -n "$module" ]; then
   mkdir -p "$gegl"
   cp "$module" "$probe" "$gegl/"
   echo "installed $gegl/$(basename "$module") and $(basename "$probe")"
+  # The module's operation titles in the user's language: it looks for
+  # its catalogues beside itself (gegl-threadlens.c).
+  if [ -n "$po" ]; then
+    MESON_INSTALL_PREFIX= "$(dirname "$0")/install-locale.sh" "$po" "$gegl/threadlens-locale"
+  fi
 fi

@@ -4,7 +4,8 @@
  * fuzzy; each holds every message the sources mark; and the command line,
  * run as users run it under LANGUAGE=ja or zh_CN with the build's
  * catalogues (THREADLENS_LOCALEDIR), speaks the language, its own messages
- * and the engine's alike, while the C locale stays English.
+ * and the engine's alike, while the C locale stays English; so do the
+ * GEGL module's operations as GEGL and GIMP list them (gegl-titles.c).
  *
  * LANGUAGE only counts outside the C locale, and newer glibc (Debian 13's
  * 2.41) treats C.UTF-8 as C there too: the command line runs under the
@@ -412,6 +413,75 @@ test_cli (gconstpointer data)
   g_assert_nonnull (strstr (r.err, "work-group shape '0x4' is empty"));
 }
 
+/* The module's threadlens:median-blur as GEGL shows it under LC_ALL and
+ * LANGUAGE: title, description, its radius's nick and blurb.
+ */
+static void
+run_gegl_titles (Result      *r,
+                 const gchar *lc_all,
+                 const gchar *language)
+{
+  const gchar   *argv[] = { g_getenv ("THREADLENS_GEGL_TITLES"),
+                            g_getenv ("THREADLENS_GEGL_MODULE_DIR"),
+                            "threadlens:median-blur", "radius", NULL };
+  g_auto(GStrv)  envp   = g_get_environ ();
+
+  envp = g_environ_setenv (envp, "LC_ALL", lc_all, TRUE);
+  envp = g_environ_setenv (envp, "LANGUAGE", language, TRUE);
+  envp = g_environ_setenv (envp, "THREADLENS_LOCALEDIR",
+                           g_getenv ("THREADLENS_PO_DIR"), TRUE);
+  run (r, argv, envp);
+  g_assert_true (g_spawn_check_wait_status (r->status, NULL));
+}
+
+static void
+test_gegl (gconstpointer data)
+{
+  const Language *language = data;
+  const gchar    *locale;
+  g_auto(GStrv)   lines = NULL;
+  g_auto(Result)  r = { 0 };
+  guint           i;
+
+  g_assert_nonnull (g_getenv ("THREADLENS_GEGL_TITLES"));
+  if (! have_catalogue (language->language))
+    return;
+  locale = translating_locale ();
+  if (locale == NULL)
+    {
+      g_test_skip ("no locale here lets LANGUAGE choose a catalogue (this "
+                   "glibc ignores it in C.UTF-8 too): install one, e.g. "
+                   "ja_JP.UTF-8 or locales-all");
+      return;
+    }
+
+  /* Each of the four in the language (the nick, a word or two, may be
+   * all kanji in Japanese: not English is what it can show), the title
+   * still marked as ThreadLens's.
+   */
+  run_gegl_titles (&r, locale, language->language);
+  lines = g_strsplit (r.out, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 5);
+  for (i = 0; i < 4; i++)
+    {
+      g_test_message ("%s", lines[i]);
+      if (i == 2)
+        g_assert_false (is_ascii (lines[i]));
+      else
+        g_assert_true (has_script (lines[i], language));
+    }
+  g_assert_nonnull (strstr (lines[0], "ThreadLens"));
+  g_clear_pointer (&lines, g_strfreev);
+  result_clear (&r);
+
+  /* English in the C locale. */
+  run_gegl_titles (&r, "C", language->language);
+  lines = g_strsplit (r.out, "\n", -1);
+  g_assert_cmpstr (lines[0], ==, "Median Blur (ThreadLens)");
+  g_assert_cmpstr (lines[2], ==, "Radius");
+  g_assert_true (is_ascii (r.out));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -427,6 +497,9 @@ main (int    argc,
       g_autofree gchar *path = g_strdup_printf ("/i18n/cli/%s", languages[i].language);
 
       g_test_add_data_func (path, &languages[i], test_cli);
+      g_free (path);
+      path = g_strdup_printf ("/i18n/gegl/%s", languages[i].language);
+      g_test_add_data_func (path, &languages[i], test_gegl);
     }
 
   return g_test_run ();
