@@ -4,7 +4,9 @@
 # standard library only.
 #
 #   python3 build-aux/perf-tables.py            rewrite the marked tables
-#                                               and the plot
+#                                               (doc/performance.md and the
+#                                               README's summary) and the
+#                                               plot
 #   python3 build-aux/perf-tables.py --check    exit 1 if a rerun would
 #                                               change either
 #   python3 build-aux/perf-tables.py --table [BASELINE.json] RESULT.json
@@ -20,8 +22,9 @@
 # markdown table.  The JSON does not say which device or commit made it,
 # so TABLES does: when a file in doc/bench/ is measured again, update its
 # entry here and the command above the markers in doc/performance.md.
-# The output depends on the JSON and this file only, so a rerun without
-# new JSON changes nothing.
+# README.md has one such block, "readme": a short table of the same JSON
+# as "gegl-3840x2160".  The output depends on the JSON and this file
+# only, so a rerun without new JSON changes nothing.
 import json
 import math
 import os
@@ -31,6 +34,7 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                      ".."))
 BENCH = os.path.join(ROOT, "doc", "bench")
 MARKDOWN = os.path.join(ROOT, "doc", "performance.md")
+README = os.path.join(ROOT, "README.md")
 SVG = os.path.join(ROOT, "doc", "performance.svg")
 
 H200 = "NVIDIA H200, driver 580.159.04, NVIDIA OpenCL 3.0; 16 CPU cores"
@@ -49,6 +53,9 @@ TABLES = {
     "neighbourhood-pocl-1920x1080": {"files": ["neighbourhood-pocl-1920x1080.json"],
                                      "device": POCL, "commit": "f57e195"},
 }
+
+# The README's summary: the 8 MP cases of this table, a few columns.
+README_TABLE = "gegl-3840x2160"
 
 # The plot: every case of these tables that has a GEGL twin on the CPU,
 # ThreadLens's median against the twin's, on a log scale.
@@ -103,7 +110,29 @@ def block(name):
             + table(rows))
 
 
-def markdown(text):
+def readme_block(name):
+    spec = TABLES[README_TABLE]
+    rows = []
+    for f in spec["files"]:
+        rows += load(f)
+    out = ["%s, commit %s, from [`doc/bench/%s`](doc/bench/%s):"
+           % (spec["device"].split(";")[0], spec["commit"], spec["files"][0],
+              spec["files"][0]), "",
+           "| operation | ThreadLens in GIMP's process | GEGL's own, CPU "
+           "| GEGL's own, OpenCL |",
+           "| --- | --- | --- | --- |"]
+    for r in rows:
+        cells = [r["case"], "%.1f ms" % r["median_ms"]]
+        for k in ("twin_cpu_ms", "twin_opencl_ms"):
+            cells.append("%.1f ms" % r[k] if r.get(k, -1) >= 0 else "-")
+        out.append("| " + " | ".join(cells) + " |")
+    return out
+
+
+def markdown(text, blocks=None, where="doc/performance.md"):
+    """TEXT with every marked block replaced; BLOCKS maps names to makers."""
+    if blocks is None:
+        blocks = {name: block for name in TABLES}
     lines = text.split("\n")
     out = []
     i = 0
@@ -114,20 +143,20 @@ def markdown(text):
         i += 1
         if line.startswith("<!-- perf-tables:") and line.endswith(" begin -->"):
             name = line[len("<!-- perf-tables:"):-len(" begin -->")]
-            if name not in TABLES:
-                sys.exit("perf-tables.py: doc/performance.md names an unknown "
-                         "table '%s'" % name)
+            if name not in blocks:
+                sys.exit("perf-tables.py: %s names an unknown table '%s'"
+                         % (where, name))
             end = "<!-- perf-tables:%s end -->" % name
             while i < len(lines) and lines[i] != end:
                 i += 1
             if i == len(lines):
                 sys.exit("perf-tables.py: no '%s' line" % end)
-            out += [""] + block(name) + [""]
+            out += [""] + blocks[name](name) + [""]
             seen.add(name)
-    missing = sorted(set(TABLES) - seen)
+    missing = sorted(set(blocks) - seen)
     if missing:
-        sys.exit("perf-tables.py: doc/performance.md has no markers for %s"
-                 % ", ".join(missing))
+        sys.exit("perf-tables.py: %s has no markers for %s"
+                 % (where, ", ".join(missing)))
     return "\n".join(out)
 
 
@@ -226,23 +255,26 @@ def main(argv):
     if argv and not check:
         sys.exit("usage: perf-tables.py [--check | --table [BASELINE.json] "
                  "RESULT.json]")
-    with open(MARKDOWN) as f:
-        old_md = f.read()
-    new_md = markdown(old_md)
-    new_svg = svg()
-    old_svg = open(SVG).read() if os.path.exists(SVG) else None
+    outputs = []
+    for path, make in ((MARKDOWN, markdown),
+                       (README, lambda text: markdown(text, {"readme": readme_block},
+                                                      "README.md")),
+                       (SVG, lambda text: svg())):
+        old = None
+        if os.path.exists(path):
+            with open(path) as f:
+                old = f.read()
+        outputs.append((path, old, make(old)))
     if check:
-        stale = [p for p, old, new in ((MARKDOWN, old_md, new_md),
-                                       (SVG, old_svg, new_svg)) if old != new]
-        for p in stale:
-            print("perf-tables.py: %s is out of date" % os.path.relpath(p, ROOT))
+        stale = [path for path, old, new in outputs if old != new]
+        for path in stale:
+            print("perf-tables.py: %s is out of date"
+                  % os.path.relpath(path, ROOT))
         return 1 if stale else 0
-    if new_md != old_md:
-        with open(MARKDOWN, "w") as f:
-            f.write(new_md)
-    if new_svg != old_svg:
-        with open(SVG, "w") as f:
-            f.write(new_svg)
+    for path, old, new in outputs:
+        if new != old:
+            with open(path, "w") as f:
+                f.write(new)
     return 0
 
 
