@@ -23,6 +23,8 @@
 #include "tl-filter.h"
 #include "tl-host.h"
 #include "tl-host-check.h"
+#include "threadlens3-filter.h"
+#include "threadlens3-preview.h"
 
 #define PLUG_IN_BINARY "gimp-threadlens"
 
@@ -313,6 +315,7 @@ typedef struct
   GimpProcedureConfig *config;
   TlDialogPanel       *panel;
   GtkWidget           *dialog;
+  Threadlens3Preview  *preview;  /* on the canvas; NULL: none */
   gboolean             syncing;
 } ThreadLens3Dialog;
 
@@ -322,12 +325,21 @@ threadlens3_panel_changed (TlDialogPanel     *panel,
 {
   TlHostSettings settings;
 
+  tl_dialog_panel_get_settings (panel, &settings);
+  threadlens3_preview_set (state->preview, &settings);
   if (state->syncing)
     return;
   state->syncing = TRUE;
-  tl_dialog_panel_get_settings (panel, &settings);
   threadlens3_write_config (state->filter, &settings, state->config);
   state->syncing = FALSE;
+}
+
+static void
+threadlens3_preview_toggled (GtkToggleButton   *toggle,
+                             ThreadLens3Dialog *state)
+{
+  threadlens3_preview_set_visible (state->preview,
+                                   gtk_toggle_button_get_active (toggle));
 }
 
 static void
@@ -363,7 +375,7 @@ threadlens3_dialog (GimpProcedure       *procedure,
                     GimpProcedureConfig *config,
                     GimpDrawable        *drawable)
 {
-  ThreadLens3Dialog  state = { filter, config, NULL, NULL, FALSE };
+  ThreadLens3Dialog  state = { filter, config, NULL, NULL, NULL, FALSE };
   g_autofree gchar  *title = NULL;
   g_autofree gchar  *label = tl_host_menu_label (filter);
   TlHostSettings     settings;
@@ -385,7 +397,15 @@ threadlens3_dialog (GimpProcedure       *procedure,
     }
 
   title  = g_strdup_printf (_("ThreadLens: %s"), _(label));
-  source = gimp_drawable_get_buffer (drawable);
+  /* The panel's preview reads its pixels in a worker thread, while this
+   * one talks to GIMP (the canvas preview): libgimp's wire carries one
+   * conversation at a time, so the panel gets a copy made here.
+   */
+  {
+    g_autoptr(GeglBuffer) layer = gimp_drawable_get_buffer (drawable);
+
+    source = gegl_buffer_dup (layer);
+  }
   state.dialog = gimp_procedure_dialog_new (procedure, config, title);
   panel = tl_dialog_panel_new (filter, &settings, source, &region);
   state.panel = TL_DIALOG_PANEL (panel);
@@ -415,6 +435,25 @@ threadlens3_dialog (GimpProcedure       *procedure,
       gtk_widget_show (toggle);
     }
 
+  /* GIMP's own filters preview on the canvas, at full size, as the
+   * values change; the panel's own preview stays for the thread map and
+   * the zoom into work-groups.
+   */
+  state.preview = threadlens3_preview_new (drawable, threadlens3_kind (drawable),
+                                           filter, &settings);
+  if (state.preview)
+    {
+      /* No mnemonic: the panel's pages hold every letter of it. */
+      GtkWidget *toggle = gtk_check_button_new_with_label (_("Preview on canvas"));
+
+      gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (toggle), TRUE);
+      gtk_box_pack_start (GTK_BOX (gtk_dialog_get_content_area (GTK_DIALOG (state.dialog))),
+                          toggle, FALSE, FALSE, 0);
+      gtk_widget_show (toggle);
+      g_signal_connect (toggle, "toggled",
+                        G_CALLBACK (threadlens3_preview_toggled), &state);
+    }
+
   g_signal_connect (panel, "changed",
                     G_CALLBACK (threadlens3_panel_changed), &state);
   g_signal_connect (panel, "notify::runnable",
@@ -425,13 +464,18 @@ threadlens3_dialog (GimpProcedure       *procedure,
 
   run = gimp_procedure_dialog_run (GIMP_PROCEDURE_DIALOG (state.dialog));
 
+  /* Off the canvas whatever the answer: OK applies the filter the
+   * ordinary way, one undo step, merged or kept in the stack.
+   */
+  tl_dialog_panel_stop (state.panel);
+  threadlens3_preview_free (state.preview);
+  state.preview = NULL;
   g_signal_handlers_disconnect_by_data (config, &state);
   if (run)
     {
       tl_dialog_panel_get_settings (state.panel, &settings);
       threadlens3_write_config (filter, &settings, config);
     }
-  tl_dialog_panel_stop (state.panel);
   gtk_widget_destroy (state.dialog);
   g_object_unref (source);
 
@@ -569,38 +613,6 @@ threadlens3_message (const gchar *text)
   gimp_message (text);
 }
 
-/* VALUE (a procedure argument's) as the filter config's property SPEC. */
-static gboolean
-threadlens3_operation_value (const TlHostArg   *arg,
-                             const TlHostValue *value,
-                             GParamSpec        *spec,
-                             GValue            *result)
-{
-  g_value_init (result, G_PARAM_SPEC_VALUE_TYPE (spec));
-  switch (arg->type)
-    {
-    case TL_HOST_ARG_INT:
-      if (G_VALUE_HOLDS_INT (result))
-        g_value_set_int (result, value->i);
-      else if (G_VALUE_HOLDS_DOUBLE (result))
-        g_value_set_double (result, value->i);
-      else
-        return FALSE;
-      return TRUE;
-    case TL_HOST_ARG_DOUBLE:
-      if (! G_VALUE_HOLDS_DOUBLE (result))
-        return FALSE;
-      g_value_set_double (result, value->d);
-      return TRUE;
-    case TL_HOST_ARG_STRING:
-      if (! G_VALUE_HOLDS_STRING (result))
-        return FALSE;
-      g_value_set_string (result, value->s);
-      return TRUE;
-    }
-  return FALSE;
-}
-
 static gboolean
 threadlens3_run_operation (gpointer           drawable,
                            const gchar       *operation,
@@ -611,52 +623,17 @@ threadlens3_run_operation (gpointer           drawable,
                            gboolean           append,
                            GError           **error)
 {
-  GimpDrawableFilter       *filter;
-  GimpDrawableFilterConfig *config;
-  gboolean                  ok;
-  guint                     i;
+  GimpDrawableFilter *filter;
+  gboolean            ok;
 
-  /* GIMP reports an unknown operation through the PDB; the host then
-   * takes the plug-in path, so that message is not the user's.
-   */
-  gimp_plug_in_set_pdb_error_handler (gimp_get_plug_in (),
-                                      GIMP_PDB_ERROR_HANDLER_PLUGIN);
-  filter = gimp_drawable_filter_new (drawable, operation, title);
-  gimp_plug_in_set_pdb_error_handler (gimp_get_plug_in (),
-                                      GIMP_PDB_ERROR_HANDLER_INTERNAL);
+  filter = threadlens3_filter_new (drawable, operation, title, error);
   if (filter == NULL)
+    return FALSE;
+  if (! threadlens3_filter_configure (filter, args, values, n_args, error))
     {
-      g_set_error (error, TL_ERROR, TL_ERROR_NO_OPERATION,
-                   _("GIMP has no GEGL operation %s (the ThreadLens GEGL "
-                     "module is not installed)"), operation);
+      g_object_unref (filter);
       return FALSE;
     }
-
-  config = gimp_drawable_filter_get_config (filter);
-  for (i = 0; i < n_args; i++)
-    {
-      GParamSpec   *spec  = g_object_class_find_property (G_OBJECT_GET_CLASS (config),
-                                                          args[i].name);
-      GValue        value = G_VALUE_INIT;
-
-      if (spec == NULL)
-        continue;
-      if (! threadlens3_operation_value (&args[i], &values[i], spec, &value))
-        {
-          g_set_error (error, TL_ERROR, TL_ERROR_NO_OPERATION,
-                       _("%s: its property %s is not what this plug-in "
-                         "expects (an older module?)"), operation,
-                       args[i].name);
-          g_value_unset (&value);
-          g_object_unref (filter);
-          return FALSE;
-        }
-      g_object_set_property (G_OBJECT (config), args[i].name, &value);
-      g_value_unset (&value);
-    }
-  gimp_drawable_filter_set_opacity (filter, 1.0);
-  gimp_drawable_filter_set_blend_mode (filter, GIMP_LAYER_MODE_REPLACE);
-  gimp_drawable_filter_update (filter);
 
   /* GIMP may still refuse (its own rules on drawables): then the filter
    * it made is deleted, so nothing is left behind or leaks, and its

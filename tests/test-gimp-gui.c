@@ -6,9 +6,13 @@
  * The test waits for ThreadLens's dialog, photographs the screen, presses
  * Return (OK), checks that the layer was inverted, then presses Ctrl+Z in
  * the image window and checks that one undo step gives the photo back,
- * exactly.  The script and the test meet through files in a work folder:
- * GIMP's own message boxes would need a click.  GIMP's output goes to a
- * log there, and every failure reports its end.
+ * exactly.  In GIMP 3 a first call comes before: the canvas shows the
+ * photo inverted, pixel for pixel, while the dialog is open (the filter
+ * previews there, in GIMP's process), Escape cancels, and then the canvas
+ * shows the photo, the layer is the photo byte for byte, and Ctrl+Z has
+ * nothing to undo.  The script and the test meet through files in a work
+ * folder: GIMP's own message boxes would need a click.  GIMP's output
+ * goes to a log there, and every failure reports its end.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -24,6 +28,7 @@
 
 #include <glib/gstdio.h>
 
+#include "gimp-session.h"
 #include "tl-image.h"
 
 #if TL_GIMP_VERSION == 2
@@ -44,16 +49,32 @@
 #define COUNT(f)      "(length (car (file-glob #:pattern \"" f "\" #:filename-encoding TRUE)))"
 #endif
 
+/* Waits for the test's file NAME in the work folder. */
+#define WAIT_FOR(name) \
+  "  (let wait ((n 0))" \
+  "    (if (and (< n 5000000) (= 0 " COUNT ("%2$s/" name) "))" \
+  "        (wait (+ n 1))))"
+
+#if TL_GIMP_VERSION == 3
+/* The call the test cancels after looking at the canvas. */
+#define CANCELLED_CALL \
+  "  " CALL \
+  "  " SAVE ("%2$s/cancelled.png") \
+  WAIT_FOR ("cancel-undo-done") \
+  "  " SAVE ("%2$s/cancel-undone.png")
+#else
+#define CANCELLED_CALL ""
+#endif
+
 /* %s: the photo, then the work folder (several times). */
 #define SCRIPT \
   "(let* ((img " LOAD ("%1$s") ")" \
   "       (layer " LAYER ")" \
   "       (display (car (gimp-display-new img))))" \
+  CANCELLED_CALL \
   "  " CALL \
   "  " SAVE ("%2$s/after.png") \
-  "  (let wait ((n 0))" \
-  "    (if (and (< n 5000000) (= 0 " COUNT ("%2$s/undo-done") "))" \
-  "        (wait (+ n 1))))" \
+  WAIT_FOR ("undo-done") \
   "  " SAVE ("%2$s/undone.png") \
   "  (gimp-image-clean-all img)" \
   "  (gimp-display-delete display))"
@@ -211,6 +232,180 @@ max_difference (const gchar *path_a,
   return worst;
 }
 
+#if TL_GIMP_VERSION == 3
+/* A screenshot NAME as R'G'B'A floats, its size in WIDTH and HEIGHT. */
+static gfloat *
+screen_pixels (const gchar *name,
+               gint        *width,
+               gint        *height)
+{
+  g_autofree gchar  *path = work_file (name);
+  g_autoptr(TlImage) shot = NULL;
+
+  screenshot (name);
+  shot = tl_image_load (path, NULL);
+  g_assert_nonnull (shot);
+  *width  = tl_image_get_width (shot);
+  *height = tl_image_get_height (shot);
+  return tl_image_get_pixels (shot, "R'G'B'A float", NULL);
+}
+
+/* Whether pixel P of the screen shows Q (within a level: the canvas
+ * shows an sRGB layer on an sRGB display as it is).
+ */
+static gboolean
+shows (const gfloat *p,
+       const gfloat *q)
+{
+  return (fabsf (p[0] - q[0]) <= 1.5f / 255.0f &&
+          fabsf (p[1] - q[1]) <= 1.5f / 255.0f &&
+          fabsf (p[2] - q[2]) <= 1.5f / 255.0f);
+}
+
+/* How many of IMAGE's pixels (IW x IH, R'G'B'A floats) the screen shows
+ * at 1:1, where it shows the 16 x 16 of them 32 pixels in from the
+ * image's corner (the canvas draws the layer's boundary over its edge);
+ * 0 where it shows them nowhere.
+ */
+#define SHOWN_INSET 32
+
+static gsize
+pixels_shown (const gfloat *screen,
+              gint          width,
+              gint          height,
+              const gfloat *image,
+              gint          iw,
+              gint          ih)
+{
+  gint x, y, u, v;
+
+  g_assert_cmpint (iw, >, SHOWN_INSET + 16);
+  g_assert_cmpint (ih, >, SHOWN_INSET + 16);
+  for (y = SHOWN_INSET; y + 16 <= height; y++)
+    for (x = SHOWN_INSET; x + 16 <= width; x++)
+      {
+        gint     left = x - SHOWN_INSET, top = y - SHOWN_INSET;
+        gboolean match = TRUE;
+        gsize    count = 0;
+
+        for (v = 0; v < 16 && match; v++)
+          for (u = 0; u < 16 && match; u++)
+            match = shows (screen + 4 * ((gsize) (y + v) * width + x + u),
+                           image + 4 * ((gsize) (SHOWN_INSET + v) * iw +
+                                        SHOWN_INSET + u));
+        if (! match)
+          continue;
+        for (v = 0; v < ih && top + v < height; v++)
+          for (u = 0; u < iw && left + u < width; u++)
+            count += shows (screen + 4 * ((gsize) (top + v) * width + left + u),
+                            image + 4 * ((gsize) v * iw + u));
+        g_test_message ("the screen shows %" G_GSIZE_FORMAT " of its pixels "
+                        "from %d,%d", count, left, top);
+        return count;
+      }
+  return 0;
+}
+
+/* Waits until screenshot NAME shows IMAGE on the canvas (GIMP renders
+ * the canvas in its own time, the first call of an operation building
+ * its kernels): at least 20,000 of its pixels, coffee.png's top-left
+ * fifth, where GIMP's first zoom shows about 100,000.
+ */
+static void
+wait_for_canvas (const gchar  *name,
+                 const gfloat *image,
+                 gint          iw,
+                 gint          ih)
+{
+  guint i;
+
+  for (i = 0; i < 60; i++)
+    {
+      g_autofree gfloat *screen = NULL;
+      gint               width, height;
+
+      g_usleep (1000000);
+      screen = screen_pixels (name, &width, &height);
+      if (pixels_shown (screen, width, height, image, iw, ih) >= 20000)
+        return;
+    }
+  g_error ("the canvas did not show the expected pixels within 60 s "
+           "(screenshot %s)", name);
+}
+
+/* The first call: the preview on the canvas, then Escape. */
+static void
+check_cancelled_preview (const gchar *dialog,
+                         const gchar *photo,
+                         GPid         pid,
+                         const gchar *log)
+{
+  g_autofree gchar  *cancelled = work_file ("cancelled.png");
+  g_autofree gchar  *undone    = work_file ("cancel-undone.png");
+  g_autofree gchar  *flag      = work_file ("cancel-undo-done");
+  g_autofree gchar  *key       = NULL;
+  g_autofree gchar  *image     = NULL;
+  g_autoptr(TlImage) original  = tl_image_load (photo, NULL);
+  g_autofree gfloat *pixels    = NULL;
+  g_autofree gfloat *inverted  = NULL;
+  gint               iw, ih;
+  gsize              i;
+
+  g_assert_nonnull (original);
+  iw       = tl_image_get_width (original);
+  ih       = tl_image_get_height (original);
+  pixels   = tl_image_get_pixels (original, "R'G'B'A float", NULL);
+  inverted = g_memdup2 (pixels, sizeof (gfloat) * 4 * iw * ih);
+  for (i = 0; i < (gsize) iw * ih; i++)
+    {
+      inverted[4 * i + 0] = 1.0f - pixels[4 * i + 0];
+      inverted[4 * i + 1] = 1.0f - pixels[4 * i + 1];
+      inverted[4 * i + 2] = 1.0f - pixels[4 * i + 2];
+    }
+
+  /* Xvfb has no window manager: the dialog opens over the image window.
+   * The two side by side, the canvas in view, as a user would have them:
+   * the dialog over the image window's docks.
+   */
+  image = wait_for_window ("RGB color", 30);
+  g_assert_nonnull (image);
+  key = g_strdup_printf ("xdotool windowmove %s 0 0 windowsize %s 1150 1000",
+                         image, image);
+  g_free (run_tool (key));
+  g_free (key);
+  key = g_strdup_printf ("xdotool windowmove --sync %s 840 0 windowraise %s",
+                         dialog, dialog);
+  g_free (run_tool (key));
+  wait_for_canvas ("preview-on.png", inverted, iw, ih);
+
+  g_free (key);
+  key = g_strdup_printf ("xdotool windowfocus --sync %s key --clearmodifiers Escape", dialog);
+  g_free (run_tool (key));
+  if (! wait_for_file (cancelled, 60))
+    {
+      screenshot ("no-cancel.png");
+      report_gimp (pid, log);
+      g_error ("GIMP did not save the image after Cancel");
+    }
+  g_assert_cmpfloat (max_difference (cancelled, photo), ==, 0.0);
+  /* And the canvas shows the photo again. */
+  wait_for_canvas ("cancelled.png", pixels, iw, ih);
+
+  /* The preview's coming and going left no step to undo. */
+  g_free (key);
+  key = g_strdup_printf ("xdotool windowfocus --sync %s key --clearmodifiers ctrl+z", image);
+  g_free (run_tool (key));
+  g_usleep (1000000);
+  g_assert_true (g_file_set_contents (flag, "", 0, NULL));
+  if (! wait_for_file (undone, 60))
+    {
+      report_gimp (pid, log);
+      g_error ("GIMP did not save the image after Ctrl+Z");
+    }
+  g_assert_cmpfloat (max_difference (undone, photo), ==, 0.0);
+}
+#endif
+
 static void
 test_interactive_run (void)
 {
@@ -219,16 +414,11 @@ test_interactive_run (void)
   g_autofree gchar *after   = work_file ("after.png");
   g_autofree gchar *undone  = work_file ("undone.png");
   g_autofree gchar *flag    = work_file ("undo-done");
-  g_autofree gchar *home    = work_file ("home");
-  g_autofree gchar *plugins = work_file ("plug-ins");
-  g_autofree gchar *link_dir = g_build_filename (plugins, "gimp-threadlens", NULL);
-  g_autofree gchar *link    = g_build_filename (link_dir, "gimp-threadlens", NULL);
-  g_autofree gchar *pdirs   = NULL;
   g_autofree gchar *dialog  = NULL;
   g_autofree gchar *image   = NULL;
   g_autofree gchar *key     = NULL;
   g_autofree gchar *log     = NULL;
-  g_auto(GStrv)     envp    = g_get_environ ();
+  g_auto(GStrv)     envp    = NULL;
   GPid              pid     = 0;
   guint             attempt;
   /* A new instance: otherwise a GIMP already on the session bus (the
@@ -249,15 +439,11 @@ test_interactive_run (void)
 #endif
                                 NULL };
 
-  g_mkdir_with_parents (link_dir, 0700);
-  g_mkdir_with_parents (home, 0700);
-  g_assert_cmpint (symlink (g_getenv ("TL_GIMP_PLUGIN"), link), ==, 0);
-  pdirs = g_strconcat (g_getenv ("TL_GIMP_SYSTEM_PLUGINS"), ":", plugins, NULL);
-  envp = g_environ_setenv (envp, "HOME", home, TRUE);
-  envp = g_environ_unsetenv (envp, "XDG_CONFIG_HOME");
-  envp = g_environ_unsetenv (envp, "XDG_CACHE_HOME");
-  envp = g_environ_setenv (envp, "GIMP_TESTING_PLUGINDIRS", pdirs, TRUE);
-  envp = g_environ_unsetenv (envp, "G_DEBUG");
+  /* A GIMP of its own, with the GEGL module where GIMP's GEGL loads it
+   * (the canvas preview runs there), on the test's display.
+   */
+  envp = tl_test_gimp_environ (work_dir, "home", "gimp-1", GIMP_DIR_VAR, TRUE);
+  envp = g_environ_setenv (envp, "DISPLAY", g_getenv ("DISPLAY"), TRUE);
 
   /* The dialog: its title names ThreadLens and the filter.  Where GIMP
    * showed no window at all, its start stalled before the script opened
@@ -296,7 +482,17 @@ test_interactive_run (void)
   /* The pointer out of the way: without a compositor its tooltip would
    * be a black box in the picture.
    */
-  g_free (run_tool ("xdotool mousemove 1279 899"));
+  g_free (run_tool ("xdotool mousemove 1919 1079"));
+#if TL_GIMP_VERSION == 3
+  check_cancelled_preview (dialog, photo, pid, log);
+  g_free (dialog);
+  dialog = wait_for_window ("ThreadLens", DIALOG_SECONDS);
+  if (dialog == NULL)
+    {
+      report_gimp (pid, log);
+      g_error ("no second ThreadLens dialog appeared");
+    }
+#endif
   g_usleep (4000000);     /* the preview's first render */
   screenshot ("dialog.png");
   /* Xvfb has no window manager: focus the window directly, then OK by

@@ -23,6 +23,7 @@
 
 #include <glib/gstdio.h>
 
+#include "gimp-session.h"
 #include "tl-filter.h"
 #include "tl-host.h"
 #include "tl-image.h"
@@ -755,59 +756,18 @@ run_gimp (const gchar *env)
 {
   g_autoptr(GString) script   = g_string_new ("(begin\n");
   g_autoptr(GError)  error    = NULL;
-  g_autofree gchar  *plugins  = work_file ("plug-ins");
-  g_autofree gchar  *link_dir = g_build_filename (plugins, "gimp-threadlens", NULL);
-  g_autofree gchar  *link     = g_build_filename (link_dir, "gimp-threadlens", NULL);
   /* Without the GEGL module: a home of its own, which has none. */
   gboolean           module   = g_strcmp0 (env, NO_MODULE) != 0;
-  g_autofree gchar  *home     = work_file (module ? "home" : "home-no-module");
-  g_autofree gchar  *config   = g_build_filename (home, ".config", NULL);
-  g_autofree gchar  *cache    = g_build_filename (home, ".cache", NULL);
-  g_autofree gchar  *gimpdir  = work_file (module ? "gimp" : "gimp-no-module");
-  g_autofree gchar  *gegl_dir = g_build_filename (home, ".local", "share",
-                                                  "gegl-0.4", "plug-ins", NULL);
-  static const gchar *gegl_files[] = { "TL_GEGL_MODULE", "TL_CL_PROBE" };
-  g_autofree gchar  *pdirs    = NULL;
   g_autofree gchar  *out      = NULL;
   g_autofree gchar  *log      = NULL;
-  g_auto(GStrv)      envp     = g_get_environ ();
+  g_auto(GStrv)      envp     = NULL;
   GPtrArray         *argv     = g_ptr_array_new ();
   gint               status;
   guint              i;
 
-  g_mkdir_with_parents (link_dir, 0700);
-  /* GIMP's GEGL loads the module from the user's GEGL folder; its OpenCL
-   * safety check sits beside it.
-   */
-  g_mkdir_with_parents (gegl_dir, 0700);
-  for (i = 0; module && i < G_N_ELEMENTS (gegl_files); i++)
-    {
-      const gchar      *target = g_getenv (gegl_files[i]);
-      g_autofree gchar *name   = target ? g_path_get_basename (target) : NULL;
-      g_autofree gchar *path   = name ? g_build_filename (gegl_dir, name, NULL) : NULL;
-
-      if (target && ! g_file_test (path, G_FILE_TEST_EXISTS) &&
-          symlink (target, path) != 0)
-        g_error ("cannot link %s into %s", target, gegl_dir);
-    }
-  g_mkdir_with_parents (config, 0700);
-  g_mkdir_with_parents (cache, 0700);
-  if (! g_file_test (link, G_FILE_TEST_EXISTS) &&
-      symlink (g_getenv ("TL_GIMP_PLUGIN"), link) != 0)
-    g_error ("cannot link the plug-in into %s", link_dir);
-
-  /* An isolated GIMP: its own config folder, home and caches, and a
-   * plug-in path of the system's plug-ins plus this build's.  No fatal
-   * criticals: GIMP's own are not ours to fail on.
-   */
-  pdirs = g_strconcat (g_getenv ("TL_GIMP_SYSTEM_PLUGINS"), ":", plugins, NULL);
-  envp = g_environ_setenv (envp, "HOME", home, TRUE);
-  envp = g_environ_setenv (envp, "XDG_CONFIG_HOME", config, TRUE);
-  envp = g_environ_setenv (envp, "XDG_CACHE_HOME", cache, TRUE);
-  envp = g_environ_setenv (envp, GIMP_DIR_VAR, gimpdir, TRUE);
-  envp = g_environ_setenv (envp, "GIMP_TESTING_PLUGINDIRS", pdirs, TRUE);
-  envp = g_environ_unsetenv (envp, "DISPLAY");
-  envp = g_environ_unsetenv (envp, "G_DEBUG");
+  envp = tl_test_gimp_environ (work_dir, module ? "home" : "home-no-module",
+                               module ? "gimp" : "gimp-no-module",
+                               GIMP_DIR_VAR, module);
   if (env && module)
     {
       g_auto(GStrv)     pair  = g_strsplit (env, "=", 2);
