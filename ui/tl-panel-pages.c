@@ -1,6 +1,6 @@
 /* ThreadLens dialog: the panel's pages, Filter, Dispatch and Overlay:
- * their widgets, and the handlers that pass a change on to
- * tl_dialog_panel_update ().
+ * their widgets, and the handlers that report a change to the panel
+ * (its changed ()).
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
@@ -156,7 +156,7 @@ static void
 tl_panel_pages_changed_cb (gpointer       widget,
                            TlDialogPanel *self)
 {
-  tl_dialog_panel_update (self);
+  self->changed (self);
 }
 
 static void
@@ -296,7 +296,7 @@ tl_panel_pages_filter (TlDialogPanel *self)
   gtk_grid_attach (GTK_GRID (grid), hint, 0, row++, 3, 1);
 
   self->params = g_new0 (TlDialogParam, MAX (1, self->filter->n_params));
-  for (i = 0; i < tl_dialog_panel_n_params (self); i++)
+  for (i = 0; i < self->n_params; i++)
     {
       self->params[i].spec = &self->filter->params[i];
       tl_panel_pages_add_param (self, GTK_GRID (grid), &row, &self->params[i]);
@@ -312,11 +312,19 @@ tl_panel_pages_filter (TlDialogPanel *self)
 
 /* Dispatch. */
 
+const gchar *
+tl_panel_pages_shape_id (TlDialogPanel *self)
+{
+  const gchar *id = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->shape_combo));
+
+  return id ? id : "auto";
+}
+
 static void
 tl_panel_pages_shape_changed (GtkComboBox   *combo,
                               TlDialogPanel *self)
 {
-  const gchar *id = tl_panel_settings_shape_id (self);
+  const gchar *id = tl_panel_pages_shape_id (self);
   TlChoice     choice;
 
   if (self->updating)
@@ -334,7 +342,7 @@ tl_panel_pages_shape_changed (GtkComboBox   *combo,
       self->updating--;
     }
 
-  tl_dialog_panel_update (self);
+  self->changed (self);
 }
 
 /* Typing a size makes the shape custom. */
@@ -349,7 +357,7 @@ tl_panel_pages_size_changed (GtkSpinButton *spin,
   gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->shape_combo), "custom");
   self->updating--;
 
-  tl_dialog_panel_update (self);
+  self->changed (self);
 }
 
 static void
@@ -358,11 +366,15 @@ tl_panel_pages_swizzle_toggled (GtkToggleButton *button,
 {
   gtk_widget_set_sensitive (self->swizzle_spin,
                             gtk_toggle_button_get_active (button));
-  tl_dialog_panel_update (self);
+  self->changed (self);
 }
 
+/* DEFAULT_PIXELS: what the pixels per work-item start at, until the
+ * settings are shown.  The panel connects the Tune button.
+ */
 GtkWidget *
-tl_panel_pages_dispatch (TlDialogPanel *self)
+tl_panel_pages_dispatch (TlDialogPanel *self,
+                         guint          default_pixels)
 {
   GtkWidget       *grid = tl_panel_pages_grid ();
   GtkWidget       *box, *label;
@@ -426,8 +438,6 @@ tl_panel_pages_dispatch (TlDialogPanel *self)
                                      "pixels per item on this layer for a few "
                                      "seconds and keep the fastest for "
                                      "Automatic"));
-      g_signal_connect_swapped (self->tune_button, "clicked",
-                                G_CALLBACK (tl_panel_tune_start), self);
       gtk_box_pack_start (GTK_BOX (shape_box), self->shape_combo, TRUE, TRUE, 0);
       gtk_box_pack_start (GTK_BOX (shape_box), self->tune_button, FALSE, FALSE, 0);
       gtk_grid_attach (GTK_GRID (grid), shape_box, 1, row++, 1, 1);
@@ -503,7 +513,7 @@ tl_panel_pages_dispatch (TlDialogPanel *self)
   /* Pixels per work-item. */
   box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   self->pixels_spin = tl_panel_pages_spin (1, TL_DIALOG_PANEL_MAX_K,
-                                           tl_dialog_panel_default_pixels (self));
+                                           default_pixels);
   gtk_widget_set_tooltip_text (self->pixels_spin,
                                _("Consecutive pixels along x that each "
                                  "work-item processes"));
