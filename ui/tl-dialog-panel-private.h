@@ -71,7 +71,9 @@ typedef void (* TlDialogPanelChanged) (TlDialogPanel *self);
 typedef struct
 {
   const TlParamSpec *spec;
-  GtkAdjustment     *adjustment;  /* a number */
+  GtkAdjustment     *adjustment;  /* a number, over its whole range */
+  GtkAdjustment     *slider;      /* the same, over its slider range */
+  gboolean           following;   /* the slider follows the number */
   GtkWidget        **cells;       /* a matrix: rows x max_cols entries */
   guint              rows;
   guint              min_cols;

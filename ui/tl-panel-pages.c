@@ -171,6 +171,28 @@ tl_panel_pages_more_toggled (GtkToggleButton *button,
                                 gtk_toggle_button_get_active (button));
 }
 
+/* A number's slider and spin button: the slider stops at the ends of its
+ * range, where the number may go on.
+ */
+static void
+tl_panel_pages_slider_moved (GtkAdjustment *slider,
+                             TlDialogParam *param)
+{
+  if (! param->following)
+    gtk_adjustment_set_value (param->adjustment,
+                              gtk_adjustment_get_value (slider));
+}
+
+static void
+tl_panel_pages_number_changed (GtkAdjustment *adjustment,
+                               TlDialogParam *param)
+{
+  param->following = TRUE;
+  gtk_adjustment_set_value (param->slider,
+                            gtk_adjustment_get_value (adjustment));
+  param->following = FALSE;
+}
+
 static void
 tl_panel_pages_add_param (TlDialogPanel *self,
                           GtkGrid       *grid,
@@ -189,17 +211,28 @@ tl_panel_pages_add_param (TlDialogPanel *self,
   if (spec->type == TL_PARAM_DOUBLE)
     {
       GtkWidget *scale, *spin;
-      gdouble    span   = spec->max - spec->min;
-      guint      digits = span <= 1.0 ? 3 : span <= 100.0 ? 2 : 1;
-      gdouble    step   = span <= 1.0 ? 0.001 : span <= 100.0 ? 0.01 : 0.1;
 
+      /* The registry says how the number is shown: the spin button takes
+       * the whole range, the slider only the part most settings use.
+       */
       param->adjustment = gtk_adjustment_new (spec->defaults[0], spec->min,
-                                              spec->max, step, step * 10, 0);
-      scale = gtk_scale_new (GTK_ORIENTATION_HORIZONTAL, param->adjustment);
+                                              spec->max, spec->step,
+                                              spec->step * 10, 0);
+      param->slider = gtk_adjustment_new (CLAMP (spec->defaults[0],
+                                                 spec->ui_min, spec->ui_max),
+                                          spec->ui_min, spec->ui_max,
+                                          spec->step, spec->step * 10, 0);
+      scale = gtk_scale_new (GTK_ORIENTATION_HORIZONTAL, param->slider);
       gtk_scale_set_draw_value (GTK_SCALE (scale), FALSE);
+      /* A drag lands on values the spin button shows: whole numbers stay
+       * whole, as the filters insist.
+       */
+      gtk_range_set_round_digits (GTK_RANGE (scale), spec->digits);
       gtk_widget_set_hexpand (scale, TRUE);
-      spin = gtk_spin_button_new (param->adjustment, step, digits);
+      spin = gtk_spin_button_new (param->adjustment, spec->step, spec->digits);
       gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (spin), TRUE);
+      gtk_spin_button_set_snap_to_ticks (GTK_SPIN_BUTTON (spin),
+                                         spec->digits == 0);
       gtk_entry_set_width_chars (GTK_ENTRY (spin), 6);
       gtk_widget_set_tooltip_text (scale, _(spec->description));
       gtk_widget_set_tooltip_text (spin, _(spec->description));
@@ -209,6 +242,10 @@ tl_panel_pages_add_param (TlDialogPanel *self,
       gtk_grid_attach (grid, spin, 2, *row, 1, 1);
       (*row)++;
 
+      g_signal_connect (param->slider, "value-changed",
+                        G_CALLBACK (tl_panel_pages_slider_moved), param);
+      g_signal_connect (param->adjustment, "value-changed",
+                        G_CALLBACK (tl_panel_pages_number_changed), param);
       g_signal_connect (param->adjustment, "value-changed",
                         G_CALLBACK (tl_panel_pages_changed_cb), self);
     }
