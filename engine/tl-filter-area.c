@@ -285,6 +285,10 @@ static const TlParamSpec tl_area_pixelize_params[] =
     .n_default   = 1,
     .defaults    = { 16.0 },
     .is_length   = TRUE,
+    .digits      = 0,
+    .step        = 1.0,
+    .ui_min      = 1.0,
+    .ui_max      = 256.0,
   },
 };
 
@@ -441,6 +445,10 @@ static const TlParamSpec tl_area_unsharp_params[] =
     .n_default   = 1,
     .defaults    = { 3.0 },
     .is_length   = TRUE,
+    .digits      = 2,
+    .step        = 0.1,
+    .ui_min      = 0.0,
+    .ui_max      = 100.0,
   },
   {
     .name        = "scale",
@@ -454,6 +462,10 @@ static const TlParamSpec tl_area_unsharp_params[] =
     .n_max       = 1,
     .n_default   = 1,
     .defaults    = { 0.5 },
+    .digits      = 3,
+    .step        = 0.01,
+    .ui_min      = 0.0,
+    .ui_max      = 10.0,
   },
 };
 

@@ -449,6 +449,10 @@ static const TlParamSpec tl_blur_params[] =
     .n_default   = 1,
     .defaults    = { 2.0 },
     .is_length   = TRUE,
+    .digits      = 2,
+    .step        = 0.1,
+    .ui_min      = 0.0,
+    .ui_max      = 100.0,
   },
 };
 

@@ -248,6 +248,10 @@ static const TlParamSpec tl_box_params[] =
     .n_default   = 1,
     .defaults    = { 4.0 },
     .is_length   = TRUE,
+    .digits      = 0,
+    .step        = 1.0,
+    .ui_min      = 0.0,
+    .ui_max      = 100.0,
   },
 };
 

@@ -110,6 +110,10 @@ static const TlParamSpec tl_detail_dog_params[] =
     .n_default   = 1,
     .defaults    = { 1.0 },
     .is_length   = TRUE,
+    .digits      = 2,
+    .step        = 0.1,
+    .ui_min      = 0.0,
+    .ui_max      = 20.0,
   },
   {
     .name        = "radius2",
@@ -124,6 +128,10 @@ static const TlParamSpec tl_detail_dog_params[] =
     .n_default   = 1,
     .defaults    = { 2.0 },
     .is_length   = TRUE,
+    .digits      = 2,
+    .step        = 0.1,
+    .ui_min      = 0.0,
+    .ui_max      = 20.0,
   },
 };
 
@@ -241,6 +249,10 @@ static const TlParamSpec tl_detail_high_pass_params[] =
     .n_default   = 1,
     .defaults    = { 4.0 },
     .is_length   = TRUE,
+    .digits      = 2,
+    .step        = 0.1,
+    .ui_min      = 0.0,
+    .ui_max      = 100.0,
   },
   {
     .name        = "contrast",
@@ -253,6 +265,10 @@ static const TlParamSpec tl_detail_high_pass_params[] =
     .n_max       = 1,
     .n_default   = 1,
     .defaults    = { 1.0 },
+    .digits      = 2,
+    .step        = 0.01,
+    .ui_min      = 0.0,
+    .ui_max      = 5.0,
   },
 };
 

@@ -278,6 +278,10 @@ static const TlParamSpec tl_iterate_curvature_params[] =
     .n_max       = 1,
     .n_default   = 1,
     .defaults    = { 20.0 },
+    .digits      = 0,
+    .step        = 1.0,
+    .ui_min      = 0.0,
+    .ui_max      = 100.0,
   },
 };
 
@@ -393,6 +397,10 @@ static const TlParamSpec tl_iterate_noise_params[] =
     .n_max       = 1,
     .n_default   = 1,
     .defaults    = { 4.0 },
+    .digits      = 0,
+    .step        = 1.0,
+    .ui_min      = 0.0,
+    .ui_max      = 32.0,
   },
 };
 

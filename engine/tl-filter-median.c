@@ -345,6 +345,10 @@ static const TlParamSpec tl_median_params[] =
     .n_max       = 1,
     .n_default   = 1,
     .defaults    = { 1.0 },
+    .digits      = 0,
+    .step        = 1.0,
+    .ui_min      = 0.0,
+    .ui_max      = 2.0,
   },
   [TL_MEDIAN_RADIUS] =
   {
@@ -360,6 +364,10 @@ static const TlParamSpec tl_median_params[] =
     .n_default   = 1,
     .defaults    = { 3.0 },
     .is_length   = TRUE,
+    .digits      = 0,
+    .step        = 1.0,
+    .ui_min      = 0.0,
+    .ui_max      = 100.0,
   },
   [TL_MEDIAN_PERCENTILE] =
   {
@@ -374,6 +382,10 @@ static const TlParamSpec tl_median_params[] =
     .n_max       = 1,
     .n_default   = 1,
     .defaults    = { 50.0 },
+    .digits      = 1,
+    .step        = 1.0,
+    .ui_min      = 0.0,
+    .ui_max      = 100.0,
   },
   [TL_MEDIAN_ALPHA_PERCENTILE] =
   {
@@ -387,6 +399,10 @@ static const TlParamSpec tl_median_params[] =
     .n_max       = 1,
     .n_default   = 1,
     .defaults    = { 50.0 },
+    .digits      = 1,
+    .step        = 1.0,
+    .ui_min      = 0.0,
+    .ui_max      = 100.0,
   },
 };
 

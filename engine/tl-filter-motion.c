@@ -150,6 +150,10 @@ static const TlParamSpec tl_motion_params[] =
     .n_default   = 1,
     .defaults    = { 10.0 },
     .is_length   = TRUE,
+    .digits      = 1,
+    .step        = 1.0,
+    .ui_min      = 0.0,
+    .ui_max      = 300.0,
   },
   {
     .name        = "angle",
@@ -163,6 +167,10 @@ static const TlParamSpec tl_motion_params[] =
     .n_max       = 1,
     .n_default   = 1,
     .defaults    = { 0.0 },
+    .digits      = 1,
+    .step        = 1.0,
+    .ui_min      = -180.0,
+    .ui_max      = 180.0,
   },
 };
 

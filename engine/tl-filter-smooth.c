@@ -139,6 +139,10 @@ static const TlParamSpec tl_smooth_bilateral_params[] =
     .n_default   = 1,
     .defaults    = { 4.0 },
     .is_length   = TRUE,
+    .digits      = 1,
+    .step        = 1.0,
+    .ui_min      = 0.0,
+    .ui_max      = 100.0,
   },
   {
     .name        = "edge-preservation",
@@ -152,6 +156,10 @@ static const TlParamSpec tl_smooth_bilateral_params[] =
     .n_max       = 1,
     .n_default   = 1,
     .defaults    = { 8.0 },
+    .digits      = 2,
+    .step        = 0.1,
+    .ui_min      = 0.0,
+    .ui_max      = 100.0,
   },
 };
 
@@ -280,6 +288,10 @@ static const TlParamSpec tl_smooth_snn_params[] =
     .n_default   = 1,
     .defaults    = { 8.0 },
     .is_length   = TRUE,
+    .digits      = 0,
+    .step        = 1.0,
+    .ui_min      = 0.0,
+    .ui_max      = 100.0,
   },
   {
     .name        = "pairs",
@@ -293,6 +305,10 @@ static const TlParamSpec tl_smooth_snn_params[] =
     .n_max       = 1,
     .n_default   = 1,
     .defaults    = { 2.0 },
+    .digits      = 0,
+    .step        = 1.0,
+    .ui_min      = 1.0,
+    .ui_max      = 2.0,
   },
 };
 

@@ -296,6 +296,10 @@ static const TlParamSpec tl_tone_brightness_contrast_params[] =
     .n_max       = 1,
     .n_default   = 1,
     .defaults    = { 1.0 },
+    .digits      = 3,
+    .step        = 0.01,
+    .ui_min      = 0.0,
+    .ui_max      = 2.0,
   },
   {
     .name        = "brightness",
@@ -309,6 +313,10 @@ static const TlParamSpec tl_tone_brightness_contrast_params[] =
     .n_max       = 1,
     .n_default   = 1,
     .defaults    = { 0.0 },
+    .digits      = 3,
+    .step        = 0.01,
+    .ui_min      = -1.0,
+    .ui_max      = 1.0,
   },
 };
 
@@ -405,6 +413,10 @@ static const TlParamSpec tl_tone_threshold_params[] =
     .n_max       = 1,
     .n_default   = 1,
     .defaults    = { 0.5 },
+    .digits      = 3,
+    .step        = 0.01,
+    .ui_min      = 0.0,
+    .ui_max      = 1.0,
   },
 };
 
@@ -468,6 +480,10 @@ static const TlParamSpec tl_tone_mono_mixer_params[] =
     .n_max       = 1,
     .n_default   = 1,
     .defaults    = { 0.333 },
+    .digits      = 3,
+    .step        = 0.01,
+    .ui_min      = -2.0,
+    .ui_max      = 2.0,
   },
   {
     .name        = "green",
@@ -480,6 +496,10 @@ static const TlParamSpec tl_tone_mono_mixer_params[] =
     .n_max       = 1,
     .n_default   = 1,
     .defaults    = { 0.333 },
+    .digits      = 3,
+    .step        = 0.01,
+    .ui_min      = -2.0,
+    .ui_max      = 2.0,
   },
   {
     .name        = "blue",
@@ -492,6 +512,10 @@ static const TlParamSpec tl_tone_mono_mixer_params[] =
     .n_max       = 1,
     .n_default   = 1,
     .defaults    = { 0.333 },
+    .digits      = 3,
+    .step        = 0.01,
+    .ui_min      = -2.0,
+    .ui_max      = 2.0,
   },
 };
 
@@ -559,6 +583,10 @@ static const TlParamSpec tl_tone_sepia_params[] =
     .n_max       = 1,
     .n_default   = 1,
     .defaults    = { 1.0 },
+    .digits      = 3,
+    .step        = 0.01,
+    .ui_min      = 0.0,
+    .ui_max      = 1.0,
   },
 };
 
@@ -729,6 +757,10 @@ static const TlParamSpec tl_tone_posterize_params[] =
     .n_max       = 1,
     .n_default   = 1,
     .defaults    = { 8.0 },
+    .digits      = 0,
+    .step        = 1.0,
+    .ui_min      = 1.0,
+    .ui_max      = 64.0,
   },
 };
 

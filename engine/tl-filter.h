@@ -47,6 +47,16 @@ typedef struct
    * (GEGL's mipmap levels) scales it down with the image.
    */
   gboolean     is_length;
+  /* How front ends show a TL_PARAM_DOUBLE, as GEGL's ui_digits, ui_steps
+   * and ui_range do: DIGITS after the point (0: a whole number, which the
+   * filter's check insists on), STEP for one click, and UI_MIN..UI_MAX,
+   * within MIN..MAX, the range a slider covers (values beyond it are
+   * still typed in).  Every entry states all four: a zero is not a
+   * default.
+   */
+  guint        digits;
+  gdouble      step;
+  gdouble      ui_min, ui_max;
 } TlParamSpec;
 
 typedef struct

@@ -86,8 +86,13 @@ tl_gegl_is_property (const TlFilter  *filter,
                             strcmp (arg->name, "overlay-opacity") != 0);
 }
 
+/* ARG's property; SHOWN, a filter parameter's registry entry (NULL for
+ * the dispatch arguments), says how GEGL's and GIMP's generated dialogs
+ * show a number: its slider range, steps and digits.
+ */
 static GParamSpec *
-tl_gegl_param_spec (const TlHostArg *arg)
+tl_gegl_param_spec (const TlHostArg   *arg,
+                    const TlParamSpec *shown)
 {
   GParamFlags      flags = G_PARAM_READWRITE | G_PARAM_CONSTRUCT |
                            GEGL_PARAM_PAD_INPUT;
@@ -111,8 +116,18 @@ tl_gegl_param_spec (const TlHostArg *arg)
       break;
     case TL_HOST_ARG_DOUBLE:
       spec = gegl_param_spec_double (arg->name, nick, blurb, arg->min,
-                                     arg->max, arg->default_number, arg->min,
-                                     arg->max, 1.0, flags);
+                                     arg->max, arg->default_number,
+                                     shown ? shown->ui_min : arg->min,
+                                     shown ? shown->ui_max : arg->max,
+                                     1.0, flags);
+      if (shown)
+        {
+          GeglParamSpecDouble *number = GEGL_PARAM_SPEC_DOUBLE (spec);
+
+          gegl_param_spec_double_set_steps (number, shown->step,
+                                            shown->step * 10);
+          gegl_param_spec_double_set_digits (number, shown->digits);
+        }
       break;
     default:
       /* Choices too (mode: "uniform", ...), as in the procedures: GIMP
@@ -700,9 +715,14 @@ tl_gegl_class_init (TlGeglOpClass *klass,
   for (i = 0; i < klass->n_args; i++)
     if (tl_gegl_is_property (filter, &args[i]))
       {
-        GParamSpec *spec = tl_gegl_param_spec (&args[i]);
+        const TlParamSpec *param = NULL;
+        GParamSpec        *spec;
 
-        if (i < (filter ? filter->n_params : 0) && filter->params[i].is_length)
+        if (i < (filter ? filter->n_params : 0) &&
+            filter->params[i].type == TL_PARAM_DOUBLE)
+          param = &filter->params[i];
+        spec = tl_gegl_param_spec (&args[i], param);
+        if (param && param->is_length)
           gegl_param_spec_set_property_key (spec, "unit", "pixel-distance");
         g_object_class_install_property (object_class, i + 1, spec);
       }

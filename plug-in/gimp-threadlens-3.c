@@ -196,6 +196,11 @@ threadlens3_create_procedure (GimpPlugIn  *plug_in,
           break;
 
         case TL_HOST_ARG_DOUBLE:
+          /* Doubles, whole numbers too: scripts already pass them so.
+           * libgimp 3 takes no slider range or digits for an argument;
+           * ThreadLens's dialog and the GEGL operation's properties
+           * (gegl-threadlens.c) show the registry's.
+           */
           gimp_procedure_add_double_argument (procedure, arg->name, _(arg->nick),
                                               _(arg->blurb), arg->min, arg->max,
                                               arg->default_number,

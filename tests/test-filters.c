@@ -1042,6 +1042,56 @@ test_codes_kept (void)
     }
 }
 
+/* Every number of the registry says how it is shown (tl-filter.h): a
+ * slider range within its range, a click the digits can show, a default
+ * they show exactly; and no digits exactly where the filter refuses a
+ * value between two whole numbers.
+ */
+static void
+test_display_hints (void)
+{
+  const TlFilter *const *filters;
+  guint                  n_filters, i, j;
+
+  filters = tl_filter_list (&n_filters);
+  for (i = 0; i < n_filters; i++)
+    for (j = 0; j < filters[i]->n_params; j++)
+      {
+        const TlFilter     *filter = filters[i];
+        const TlParamSpec  *spec   = &filter->params[j];
+        g_autofree TlValue *values = NULL;
+        gdouble             scale, shown, between;
+
+        if (spec->type != TL_PARAM_DOUBLE)
+          continue;
+        g_test_message ("%s: %s", filter->name, spec->name);
+
+        g_assert_cmpfloat (spec->step, >, 0.0);
+        g_assert_cmpfloat (spec->min, <=, spec->ui_min);
+        g_assert_cmpfloat (spec->ui_min, <, spec->ui_max);
+        g_assert_cmpfloat (spec->ui_max, <=, spec->max);
+        g_assert_cmpuint (spec->digits, <=, 6);
+        scale = pow (10.0, spec->digits);
+        shown = spec->step * scale;
+        g_assert_cmpfloat_with_epsilon (shown, round (shown), 1e-9);
+        shown = spec->defaults[0] * scale;
+        g_assert_cmpfloat_with_epsilon (shown, round (shown), 1e-9);
+        if (spec->digits == 0)
+          {
+            g_assert_cmpfloat (spec->min, ==, floor (spec->min));
+            g_assert_cmpfloat (spec->max, ==, floor (spec->max));
+          }
+
+        values  = tl_filter_default_values (filter);
+        between = spec->defaults[0] + 0.5 <= spec->max ?
+                  spec->defaults[0] + 0.5 : spec->defaults[0] - 0.5;
+        g_assert_true (tl_filter_check_values (filter, values, NULL));
+        values[j].v[0] = between;
+        g_assert_cmpint (spec->digits == 0, ==,
+                         ! tl_filter_check_values (filter, values, NULL));
+      }
+}
+
 /* The README's filter table names exactly the registry's filters. */
 static void
 test_readme_table (void)
@@ -1189,6 +1239,7 @@ main (int    argc,
       g_test_add_data_func (path, c, test_filter);
     }
   g_test_add_func ("/filters/readme-table", test_readme_table);
+  g_test_add_func ("/filters/display-hints", test_display_hints);
   g_test_add_func ("/filters/recursive-accuracy", test_recursive_accuracy);
   g_test_add_func ("/filters/recursive-half", test_recursive_half);
   g_test_add_func ("/filters/box-accuracy", test_box_accuracy);

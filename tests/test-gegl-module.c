@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include <glib/gstdio.h>
+#include <gegl-paramspecs.h>
 
 #include "tl-cl.h"
 #include "tl-error.h"
@@ -270,6 +271,50 @@ test_chunks (void)
       g_assert_cmpint (chunks, >, 4);
       assert_same (expected, result, &crop, what);
     }
+}
+
+/* Each number's property carries the registry's display hints, which
+ * GIMP's dialog for a filter on the layer's stack follows: its slider
+ * range, steps and digits.
+ */
+static void
+test_display_hints (void)
+{
+  const TlFilter *const *filters;
+  guint                  n_filters, i, j;
+
+  filters = tl_filter_list (&n_filters);
+  for (i = 0; i < n_filters; i++)
+    for (j = 0; j < filters[i]->n_params; j++)
+      {
+        const TlParamSpec   *spec = &filters[i]->params[j];
+        g_autofree gchar    *type = g_strconcat ("threadlens:", filters[i]->name, NULL);
+        GParamSpec          *property;
+        GeglParamSpecDouble *number;
+
+        property = gegl_operation_find_property (type, spec->name);
+        g_assert_nonnull (property);
+        if (spec->type != TL_PARAM_DOUBLE)
+          {
+            g_assert_true (G_IS_PARAM_SPEC_STRING (property));
+            continue;
+          }
+        g_assert_true (GEGL_IS_PARAM_SPEC_DOUBLE (property));
+        number = GEGL_PARAM_SPEC_DOUBLE (property);
+        g_assert_cmpfloat (G_PARAM_SPEC_DOUBLE (property)->minimum, ==, spec->min);
+        g_assert_cmpfloat (G_PARAM_SPEC_DOUBLE (property)->maximum, ==, spec->max);
+        g_assert_cmpfloat (number->ui_minimum, ==, spec->ui_min);
+        g_assert_cmpfloat (number->ui_maximum, ==, spec->ui_max);
+        g_assert_cmpfloat (number->ui_step_small, ==, spec->step);
+        g_assert_cmpfloat (number->ui_step_big, ==, spec->step * 10);
+        g_assert_cmpint (number->ui_digits, ==, (gint) spec->digits);
+      }
+
+  /* A whole number, and a fraction. */
+  g_assert_cmpint (GEGL_PARAM_SPEC_DOUBLE (gegl_operation_find_property ("threadlens:median-blur",
+                                                                         "radius"))->ui_digits, ==, 0);
+  g_assert_cmpint (GEGL_PARAM_SPEC_DOUBLE (gegl_operation_find_property ("threadlens:gaussian-blur",
+                                                                         "std-dev"))->ui_digits, >, 0);
 }
 
 /* Level 1 (a zoomed-out preview): invert of the half-size image. */
@@ -729,6 +774,7 @@ main (int    argc,
 
       g_test_add_data_func (name, filters[i], test_filter);
     }
+  g_test_add_func ("/gegl-module/display-hints", test_display_hints);
   g_test_add_func ("/gegl-module/chunks", test_chunks);
   g_test_add_func ("/gegl-module/level-1", test_level);
   g_test_add_func ("/gegl-module/thread-map", test_thread_map);

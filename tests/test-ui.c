@@ -346,6 +346,111 @@ test_matrix (void)
   destroy (GTK_WIDGET (panel), panel);
 }
 
+/* The spin button and slider of the filter parameter described by
+ * DESCRIPTION (their tooltip).
+ */
+static void
+find_number (GtkWidget    *widget,
+             const gchar  *description,
+             GtkWidget   **spin,
+             GtkWidget   **scale)
+{
+  g_autofree gchar *tooltip = gtk_widget_get_tooltip_text (widget);
+  GList            *children, *l;
+
+  if (g_strcmp0 (tooltip, description) == 0 && GTK_IS_SPIN_BUTTON (widget))
+    *spin = widget;
+  else if (g_strcmp0 (tooltip, description) == 0 && GTK_IS_SCALE (widget))
+    *scale = widget;
+  if (! GTK_IS_CONTAINER (widget))
+    return;
+
+  children = gtk_container_get_children (GTK_CONTAINER (widget));
+  for (l = children; l; l = l->next)
+    find_number (l->data, description, spin, scale);
+  g_list_free (children);
+}
+
+/* Numbers are shown as the registry says: whole ones without digits, the
+ * spin button over the whole range and the slider over the usual part.
+ */
+static void
+test_digits (void)
+{
+  GeglRectangle      region = photo_region ();
+  const TlFilter    *median = tl_filter_lookup ("median-blur", NULL);
+  const TlFilter    *blur   = tl_filter_lookup ("gaussian-blur", NULL);
+  const TlParamSpec *radius = tl_filter_find_param (median, "radius", NULL);
+  const TlParamSpec *std_dev = tl_filter_find_param (blur, "std-dev", NULL);
+  TlHostSettings     settings;
+  TlDialogPanel     *panel;
+  GtkWidget         *dialog;
+  GtkWidget         *spin = NULL, *scale = NULL;
+  GtkAdjustment     *slider;
+  gboolean           handled = FALSE;
+
+  tl_host_settings_init (&settings, median);
+  dialog = tl_dialog_new (median, &settings, tl_image_get_buffer (photo),
+                          &region, NULL);
+  panel  = tl_dialog_get_panel (TL_DIALOG (dialog));
+  tl_dialog_panel_set_devices (panel, fake_devices,
+                               G_N_ELEMENTS (fake_devices), 0);
+  set (panel, "preview", "off");
+
+  find_number (GTK_WIDGET (panel), _(radius->description), &spin, &scale);
+  g_assert_nonnull (spin);
+  g_assert_nonnull (scale);
+  g_assert_cmpuint (radius->digits, ==, 0);
+  g_assert_cmpuint (gtk_spin_button_get_digits (GTK_SPIN_BUTTON (spin)), ==, 0);
+  g_assert_cmpstr (gtk_entry_get_text (GTK_ENTRY (spin)), ==, "3");
+  g_assert_cmpfloat (gtk_adjustment_get_lower (gtk_spin_button_get_adjustment (GTK_SPIN_BUTTON (spin))), ==, -400.0);
+  g_assert_cmpfloat (gtk_adjustment_get_upper (gtk_spin_button_get_adjustment (GTK_SPIN_BUTTON (spin))), ==, 400.0);
+  slider = gtk_range_get_adjustment (GTK_RANGE (scale));
+  g_assert_cmpfloat (gtk_adjustment_get_lower (slider), ==, radius->ui_min);
+  g_assert_cmpfloat (gtk_adjustment_get_upper (slider), ==, radius->ui_max);
+  g_assert_cmpfloat (gtk_adjustment_get_value (slider), ==, 3.0);
+
+  /* Past the slider's end the number goes on; the slider stops there. */
+  set (panel, "radius", "250");
+  g_assert_cmpfloat (settings_of (panel).values[1].v[0], ==, 250.0);
+  g_assert_cmpstr (gtk_entry_get_text (GTK_ENTRY (spin)), ==, "250");
+  g_assert_cmpfloat (gtk_adjustment_get_value (slider), ==, radius->ui_max);
+
+  /* A drag lands on whole numbers; typing moves the slider too. */
+  g_signal_emit_by_name (scale, "change-value", GTK_SCROLL_JUMP, 7.4, &handled);
+  g_assert_cmpfloat (settings_of (panel).values[1].v[0], ==, 7.0);
+  gtk_entry_set_text (GTK_ENTRY (spin), "12");
+  gtk_spin_button_update (GTK_SPIN_BUTTON (spin));
+  g_assert_cmpfloat (settings_of (panel).values[1].v[0], ==, 12.0);
+  g_assert_cmpfloat (gtk_adjustment_get_value (slider), ==, 12.0);
+  g_assert_true (tl_dialog_panel_get_runnable (panel));
+
+  /* The filter page with its whole and fractional numbers. */
+  set (panel, "page", "filter");
+  show_and_wait (dialog, panel);
+  save_screenshot (dialog, "en-digits");
+  destroy (dialog, panel);
+
+  /* A fraction shows the digits it was given. */
+  panel = new_panel ("gaussian-blur", &region, TRUE);
+  set (panel, "preview", "off");
+  spin  = scale = NULL;
+  find_number (GTK_WIDGET (panel), _(std_dev->description), &spin, &scale);
+  g_assert_nonnull (spin);
+  g_assert_nonnull (scale);
+  g_assert_cmpuint (std_dev->digits, >, 0);
+  g_assert_cmpuint (gtk_spin_button_get_digits (GTK_SPIN_BUTTON (spin)), ==,
+                    std_dev->digits);
+  g_assert_cmpstr (gtk_entry_get_text (GTK_ENTRY (spin)), ==, "2.00");
+  set (panel, "std-dev", "5.25");
+  g_assert_cmpstr (gtk_entry_get_text (GTK_ENTRY (spin)), ==, "5.25");
+  g_assert_cmpfloat (settings_of (panel).values[0].v[0], ==, 5.25);
+  g_signal_emit_by_name (scale, "change-value", GTK_SCROLL_JUMP, 7.4, &handled);
+  g_assert_cmpfloat_with_epsilon (settings_of (panel).values[0].v[0], 7.4, 1e-9);
+
+  destroy (GTK_WIDGET (panel), panel);
+}
+
 /* The summary against the planner. */
 
 typedef struct
@@ -1488,6 +1593,7 @@ main (int    argc,
 
   g_test_add_func ("/ui/settings", test_settings);
   g_test_add_func ("/ui/matrix", test_matrix);
+  g_test_add_func ("/ui/digits", test_digits);
   g_test_add_func ("/ui/summary", test_summary);
   g_test_add_func ("/ui/summary-rules", test_summary_rules);
   g_test_add_func ("/ui/limits", test_limits);

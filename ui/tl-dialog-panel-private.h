@@ -7,6 +7,17 @@
  * the choices for the summary) and tl-panel-tune.c (the Tune search).
  * Only those files include this header.
  *
+ * Calls run one way, down this list: tl-dialog-panel.c calls every part;
+ * tl-panel-tune.c calls tl-panel-plan.c; tl-panel-plan.c and
+ * tl-panel-settings.c call tl-panel-pages.c and tl-panel-devices.c, which
+ * call no other part.  No part calls up into tl-dialog-panel.c: a part
+ * that sees the user change something reports it through the panel's
+ * changed () (tl_dialog_panel_update () there: the widgets read, judged,
+ * the host told), and what a part needs from above (the default pixels
+ * per item, the panel's "runnable" property) it takes as an argument.
+ * Handlers of the parts' buttons that start other parts' work (Tune) are
+ * connected by tl-dialog-panel.c.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
@@ -39,13 +50,6 @@ enum
   TL_DIALOG_PANEL_N_COLUMNS
 };
 
-enum
-{
-  PROP_0,
-  PROP_RUNNABLE,
-  N_PROPS
-};
-
 /* The Dispatch page's choices, by the ids the settings use. */
 typedef struct
 {
@@ -60,11 +64,16 @@ typedef struct
   const gchar *hint;
 } TlDialogMode;
 
+/* How a part tells the panel that the user changed a choice. */
+typedef void (* TlDialogPanelChanged) (TlDialogPanel *self);
+
 /* The widgets of one filter parameter. */
 typedef struct
 {
   const TlParamSpec *spec;
-  GtkAdjustment     *adjustment;  /* a number */
+  GtkAdjustment     *adjustment;  /* a number, over its whole range */
+  GtkAdjustment     *slider;      /* the same, over its slider range */
+  gboolean           following;   /* the slider follows the number */
   GtkWidget        **cells;       /* a matrix: rows x max_cols entries */
   guint              rows;
   guint              min_cols;
@@ -78,6 +87,8 @@ struct _TlDialogPanel
   GtkBox                parent_instance;
 
   const TlFilter       *filter;        /* NULL: the thread-map procedure */
+  guint                 n_params;      /* the filter's; 0 for the thread map */
+  TlDialogPanelChanged  changed;       /* set before the parts are built */
   gchar                *variant;       /* the layer's storage, for tuning */
   GeglRectangle         region;
   GeglRectangle         extent;        /* the layer */
@@ -135,29 +146,26 @@ struct _TlDialogPanel
   GtkWidget            *preview;
 };
 
-extern GParamSpec          *tl_dialog_panel_props[N_PROPS];
 extern const TlDialogShape  tl_panel_pages_shapes[TL_DIALOG_PANEL_N_SHAPES];
 extern const TlDialogMode   tl_panel_pages_modes[TL_DIALOG_PANEL_N_MODES];
-
-/* tl-dialog-panel.c */
-guint                tl_dialog_panel_n_params       (TlDialogPanel        *self);
-guint                tl_dialog_panel_default_pixels (TlDialogPanel        *self);
-void                 tl_dialog_panel_update         (TlDialogPanel        *self);
 
 /* tl-panel-pages.c */
 GtkWidget           *tl_panel_pages_frame           (const gchar          *title,
                                                      GtkWidget            *child);
 void                 tl_panel_pages_set_error_style (GtkWidget            *widget,
                                                      gboolean              error);
+const gchar         *tl_panel_pages_shape_id        (TlDialogPanel        *self);
 GtkWidget           *tl_panel_pages_filter          (TlDialogPanel        *self);
-GtkWidget           *tl_panel_pages_dispatch        (TlDialogPanel        *self);
+GtkWidget           *tl_panel_pages_dispatch        (TlDialogPanel        *self,
+                                                     guint                 default_pixels);
 GtkWidget           *tl_panel_pages_overlay         (TlDialogPanel        *self);
 
 /* tl-panel-settings.c */
-const gchar         *tl_panel_settings_shape_id     (TlDialogPanel        *self);
-void                 tl_panel_settings_read         (TlDialogPanel        *self);
+void                 tl_panel_settings_read         (TlDialogPanel        *self,
+                                                     guint                 default_pixels);
 void                 tl_panel_settings_show         (TlDialogPanel        *self,
-                                                     const TlHostSettings *settings);
+                                                     const TlHostSettings *settings,
+                                                     guint                 default_pixels);
 gboolean             tl_panel_settings_set_value    (TlDialogPanel        *panel,
                                                      const gchar          *name,
                                                      const gchar          *value,
@@ -176,10 +184,12 @@ void                 tl_panel_devices_probed        (GObject              *sourc
                                                      gpointer              user_data);
 
 /* tl-panel-plan.c */
+guint                tl_panel_plan_default_pixels   (TlDialogPanel        *self);
 void                 tl_panel_plan_set_message      (TlDialogPanel        *self,
                                                      const gchar          *heading,
                                                      const gchar          *detail);
-void                 tl_panel_plan_evaluate         (TlDialogPanel        *self);
+void                 tl_panel_plan_evaluate         (TlDialogPanel        *self,
+                                                     GParamSpec           *runnable);
 
 /* tl-panel-tune.c */
 void                 tl_panel_tune_start            (TlDialogPanel        *self);

@@ -2,7 +2,8 @@
  *
  * The panel object, its layout (the preview, the pages, the summary) and
  * its public API.  The jobs behind it are in tl-panel-*.c, which share
- * tl-dialog-panel-private.h.
+ * tl-dialog-panel-private.h: this file calls them, and they report a
+ * change back through self->changed, never by name.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -17,46 +18,43 @@
 
 enum
 {
+  PROP_0,
+  PROP_RUNNABLE,
+  N_PROPS
+};
+
+enum
+{
   CHANGED,
   N_SIGNALS
 };
 
-GParamSpec   *tl_dialog_panel_props[N_PROPS];
-static guint  tl_dialog_panel_signals[N_SIGNALS];
+static GParamSpec *tl_dialog_panel_props[N_PROPS];
+static guint       tl_dialog_panel_signals[N_SIGNALS];
 
 G_DEFINE_TYPE (TlDialogPanel, tl_dialog_panel, GTK_TYPE_BOX)
 
-guint
-tl_dialog_panel_n_params (TlDialogPanel *self)
-{
-  return self->filter ? self->filter->n_params : 0;
-}
-
-/* What a run takes by default on the chosen device for the layer's
- * storage ("" variant: floats).
+/* Any change: the widgets read, the result judged, the host told.  The
+ * parts call it through self->changed, never by name.
  */
-guint
-tl_dialog_panel_default_pixels (TlDialogPanel *self)
-{
-  if (self->filter == NULL)
-    return 1;
-  return tl_filter_auto_pixels_per_item (self->filter,
-                                         self->variant && *self->variant,
-                                         self->have_limits ?
-                                         self->limits.device_kind :
-                                         TL_DEVICE_KIND_GPU);
-}
-
-/* Any change: the widgets read, the result judged, the host told. */
-void
+static void
 tl_dialog_panel_update (TlDialogPanel *self)
 {
   if (self->updating)
     return;
 
-  tl_panel_settings_read (self);
-  tl_panel_plan_evaluate (self);
+  tl_panel_settings_read (self, tl_panel_plan_default_pixels (self));
+  tl_panel_plan_evaluate (self, tl_dialog_panel_props[PROP_RUNNABLE]);
   g_signal_emit (self, tl_dialog_panel_signals[CHANGED], 0);
+}
+
+/* SETTINGS into the widgets, then judged as any change is. */
+static void
+tl_dialog_panel_show_settings (TlDialogPanel        *self,
+                               const TlHostSettings *settings)
+{
+  tl_panel_settings_show (self, settings, tl_panel_plan_default_pixels (self));
+  tl_dialog_panel_update (self);
 }
 
 /* GObject. */
@@ -102,7 +100,7 @@ tl_dialog_panel_finalize (GObject *object)
   TlDialogPanel *self = TL_DIALOG_PANEL (object);
   guint          i;
 
-  for (i = 0; self->params && i < tl_dialog_panel_n_params (self); i++)
+  for (i = 0; self->params && i < self->n_params; i++)
     g_free (self->params[i].cells);
   g_free (self->params);
   g_clear_pointer (&self->devices, g_ptr_array_unref);
@@ -143,6 +141,7 @@ static void
 tl_dialog_panel_init (TlDialogPanel *self)
 {
   self->runnable = TRUE;
+  self->changed  = tl_dialog_panel_update;
 }
 
 static GtkWidget *
@@ -179,7 +178,8 @@ tl_dialog_panel_new (const TlFilter       *filter,
                        "orientation", GTK_ORIENTATION_HORIZONTAL,
                        "spacing", 18,
                        NULL);
-  self->filter = filter;
+  self->filter   = filter;
+  self->n_params = filter ? filter->n_params : 0;
   self->source = source ? g_object_ref (source) : NULL;
   self->region = *region;
   /* The storage the layer will travel in picks the tuning data. */
@@ -224,8 +224,13 @@ tl_dialog_panel_new (const TlFilter       *filter,
   if (filter)
     tl_dialog_panel_tab (self->notebook, tl_panel_pages_filter (self),
                          _("_Filter"));
-  tl_dialog_panel_tab (self->notebook, tl_panel_pages_dispatch (self),
+  tl_dialog_panel_tab (self->notebook,
+                       tl_panel_pages_dispatch (self,
+                                                tl_panel_plan_default_pixels (self)),
                        _("_Dispatch"));
+  if (self->tune_button)
+    g_signal_connect_swapped (self->tune_button, "clicked",
+                              G_CALLBACK (tl_panel_tune_start), self);
   tl_dialog_panel_tab (self->notebook, tl_panel_pages_overlay (self),
                        _("O_verlay"));
   gtk_box_pack_start (GTK_BOX (right), self->notebook, FALSE, FALSE, 0);
@@ -242,7 +247,7 @@ tl_dialog_panel_new (const TlFilter       *filter,
   if (filter && filter->n_params == 0)
     gtk_notebook_set_current_page (GTK_NOTEBOOK (self->notebook), 1);
 
-  tl_panel_settings_show (self, settings);
+  tl_dialog_panel_show_settings (self, settings);
 
   self->cancellable = g_cancellable_new ();
   self->probing     = TRUE;
@@ -273,7 +278,7 @@ tl_dialog_panel_set_settings (TlDialogPanel        *panel,
   g_return_if_fail (TL_IS_DIALOG_PANEL (panel));
   g_return_if_fail (settings != NULL);
 
-  tl_panel_settings_show (panel, settings);
+  tl_dialog_panel_show_settings (panel, settings);
 }
 
 /* Every choice back to its default, the device to the automatic one. */
@@ -285,7 +290,7 @@ tl_dialog_panel_reset (TlDialogPanel *panel)
   g_return_if_fail (TL_IS_DIALOG_PANEL (panel));
 
   tl_host_settings_init (&defaults, panel->filter);
-  tl_panel_settings_show (panel, &defaults);
+  tl_dialog_panel_show_settings (panel, &defaults);
 }
 
 gboolean

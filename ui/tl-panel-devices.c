@@ -202,6 +202,6 @@ tl_panel_devices_probed (GObject      *source_object,
     }
 
   tl_panel_devices_fill (self, self->settings.device);
-  tl_dialog_panel_update (self);
+  self->changed (self);
   g_object_unref (self);
 }

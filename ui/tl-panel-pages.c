@@ -1,6 +1,6 @@
 /* ThreadLens dialog: the panel's pages, Filter, Dispatch and Overlay:
- * their widgets, and the handlers that pass a change on to
- * tl_dialog_panel_update ().
+ * their widgets, and the handlers that report a change to the panel
+ * (its changed ()).
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
@@ -156,7 +156,7 @@ static void
 tl_panel_pages_changed_cb (gpointer       widget,
                            TlDialogPanel *self)
 {
-  tl_dialog_panel_update (self);
+  self->changed (self);
 }
 
 static void
@@ -169,6 +169,28 @@ tl_panel_pages_more_toggled (GtkToggleButton *button,
     for (col = param->min_cols; col < param->max_cols; col++)
       gtk_widget_set_sensitive (param->cells[row * param->max_cols + col],
                                 gtk_toggle_button_get_active (button));
+}
+
+/* A number's slider and spin button: the slider stops at the ends of its
+ * range, where the number may go on.
+ */
+static void
+tl_panel_pages_slider_moved (GtkAdjustment *slider,
+                             TlDialogParam *param)
+{
+  if (! param->following)
+    gtk_adjustment_set_value (param->adjustment,
+                              gtk_adjustment_get_value (slider));
+}
+
+static void
+tl_panel_pages_number_changed (GtkAdjustment *adjustment,
+                               TlDialogParam *param)
+{
+  param->following = TRUE;
+  gtk_adjustment_set_value (param->slider,
+                            gtk_adjustment_get_value (adjustment));
+  param->following = FALSE;
 }
 
 static void
@@ -189,17 +211,28 @@ tl_panel_pages_add_param (TlDialogPanel *self,
   if (spec->type == TL_PARAM_DOUBLE)
     {
       GtkWidget *scale, *spin;
-      gdouble    span   = spec->max - spec->min;
-      guint      digits = span <= 1.0 ? 3 : span <= 100.0 ? 2 : 1;
-      gdouble    step   = span <= 1.0 ? 0.001 : span <= 100.0 ? 0.01 : 0.1;
 
+      /* The registry says how the number is shown: the spin button takes
+       * the whole range, the slider only the part most settings use.
+       */
       param->adjustment = gtk_adjustment_new (spec->defaults[0], spec->min,
-                                              spec->max, step, step * 10, 0);
-      scale = gtk_scale_new (GTK_ORIENTATION_HORIZONTAL, param->adjustment);
+                                              spec->max, spec->step,
+                                              spec->step * 10, 0);
+      param->slider = gtk_adjustment_new (CLAMP (spec->defaults[0],
+                                                 spec->ui_min, spec->ui_max),
+                                          spec->ui_min, spec->ui_max,
+                                          spec->step, spec->step * 10, 0);
+      scale = gtk_scale_new (GTK_ORIENTATION_HORIZONTAL, param->slider);
       gtk_scale_set_draw_value (GTK_SCALE (scale), FALSE);
+      /* A drag lands on values the spin button shows: whole numbers stay
+       * whole, as the filters insist.
+       */
+      gtk_range_set_round_digits (GTK_RANGE (scale), spec->digits);
       gtk_widget_set_hexpand (scale, TRUE);
-      spin = gtk_spin_button_new (param->adjustment, step, digits);
+      spin = gtk_spin_button_new (param->adjustment, spec->step, spec->digits);
       gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (spin), TRUE);
+      gtk_spin_button_set_snap_to_ticks (GTK_SPIN_BUTTON (spin),
+                                         spec->digits == 0);
       gtk_entry_set_width_chars (GTK_ENTRY (spin), 6);
       gtk_widget_set_tooltip_text (scale, _(spec->description));
       gtk_widget_set_tooltip_text (spin, _(spec->description));
@@ -209,6 +242,10 @@ tl_panel_pages_add_param (TlDialogPanel *self,
       gtk_grid_attach (grid, spin, 2, *row, 1, 1);
       (*row)++;
 
+      g_signal_connect (param->slider, "value-changed",
+                        G_CALLBACK (tl_panel_pages_slider_moved), param);
+      g_signal_connect (param->adjustment, "value-changed",
+                        G_CALLBACK (tl_panel_pages_number_changed), param);
       g_signal_connect (param->adjustment, "value-changed",
                         G_CALLBACK (tl_panel_pages_changed_cb), self);
     }
@@ -296,7 +333,7 @@ tl_panel_pages_filter (TlDialogPanel *self)
   gtk_grid_attach (GTK_GRID (grid), hint, 0, row++, 3, 1);
 
   self->params = g_new0 (TlDialogParam, MAX (1, self->filter->n_params));
-  for (i = 0; i < tl_dialog_panel_n_params (self); i++)
+  for (i = 0; i < self->n_params; i++)
     {
       self->params[i].spec = &self->filter->params[i];
       tl_panel_pages_add_param (self, GTK_GRID (grid), &row, &self->params[i]);
@@ -312,11 +349,19 @@ tl_panel_pages_filter (TlDialogPanel *self)
 
 /* Dispatch. */
 
+const gchar *
+tl_panel_pages_shape_id (TlDialogPanel *self)
+{
+  const gchar *id = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->shape_combo));
+
+  return id ? id : "auto";
+}
+
 static void
 tl_panel_pages_shape_changed (GtkComboBox   *combo,
                               TlDialogPanel *self)
 {
-  const gchar *id = tl_panel_settings_shape_id (self);
+  const gchar *id = tl_panel_pages_shape_id (self);
   TlChoice     choice;
 
   if (self->updating)
@@ -334,7 +379,7 @@ tl_panel_pages_shape_changed (GtkComboBox   *combo,
       self->updating--;
     }
 
-  tl_dialog_panel_update (self);
+  self->changed (self);
 }
 
 /* Typing a size makes the shape custom. */
@@ -349,7 +394,7 @@ tl_panel_pages_size_changed (GtkSpinButton *spin,
   gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->shape_combo), "custom");
   self->updating--;
 
-  tl_dialog_panel_update (self);
+  self->changed (self);
 }
 
 static void
@@ -358,11 +403,15 @@ tl_panel_pages_swizzle_toggled (GtkToggleButton *button,
 {
   gtk_widget_set_sensitive (self->swizzle_spin,
                             gtk_toggle_button_get_active (button));
-  tl_dialog_panel_update (self);
+  self->changed (self);
 }
 
+/* DEFAULT_PIXELS: what the pixels per work-item start at, until the
+ * settings are shown.  The panel connects the Tune button.
+ */
 GtkWidget *
-tl_panel_pages_dispatch (TlDialogPanel *self)
+tl_panel_pages_dispatch (TlDialogPanel *self,
+                         guint          default_pixels)
 {
   GtkWidget       *grid = tl_panel_pages_grid ();
   GtkWidget       *box, *label;
@@ -426,8 +475,6 @@ tl_panel_pages_dispatch (TlDialogPanel *self)
                                      "pixels per item on this layer for a few "
                                      "seconds and keep the fastest for "
                                      "Automatic"));
-      g_signal_connect_swapped (self->tune_button, "clicked",
-                                G_CALLBACK (tl_panel_tune_start), self);
       gtk_box_pack_start (GTK_BOX (shape_box), self->shape_combo, TRUE, TRUE, 0);
       gtk_box_pack_start (GTK_BOX (shape_box), self->tune_button, FALSE, FALSE, 0);
       gtk_grid_attach (GTK_GRID (grid), shape_box, 1, row++, 1, 1);
@@ -503,7 +550,7 @@ tl_panel_pages_dispatch (TlDialogPanel *self)
   /* Pixels per work-item. */
   box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   self->pixels_spin = tl_panel_pages_spin (1, TL_DIALOG_PANEL_MAX_K,
-                                           tl_dialog_panel_default_pixels (self));
+                                           default_pixels);
   gtk_widget_set_tooltip_text (self->pixels_spin,
                                _("Consecutive pixels along x that each "
                                  "work-item processes"));

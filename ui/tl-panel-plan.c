@@ -38,6 +38,21 @@ tl_panel_plan_run_area (TlDialogPanel *self,
   gegl_rectangle_intersect (area, area, &self->extent);
 }
 
+/* What a run takes by default on the device the choices were last judged
+ * for (a GPU until then) for the layer's storage ("" variant: floats).
+ */
+guint
+tl_panel_plan_default_pixels (TlDialogPanel *self)
+{
+  if (self->filter == NULL)
+    return 1;
+  return tl_filter_auto_pixels_per_item (self->filter,
+                                         self->variant && *self->variant,
+                                         self->have_limits ?
+                                         self->limits.device_kind :
+                                         TL_DEVICE_KIND_GPU);
+}
+
 static gboolean
 tl_panel_plan_overlay_is (TlDialogPanel *self,
                           const gchar   *name)
@@ -66,16 +81,18 @@ tl_panel_plan_set_message (TlDialogPanel *self,
 }
 
 /* Judges the settings: the plan on the chosen device's limits, or why
- * they cannot run.  Nothing is adjusted to make them fit.
+ * they cannot run.  Nothing is adjusted to make them fit.  RUNNABLE is
+ * the panel's property of that name, notified when the verdict changes.
  */
 void
-tl_panel_plan_evaluate (TlDialogPanel *self)
+tl_panel_plan_evaluate (TlDialogPanel *self,
+                        GParamSpec    *runnable)
 {
   g_autoptr(GError)    error   = NULL;
   g_autofree gchar    *heading = NULL;
   const TlProbeDevice *device  = NULL;
   const gchar         *detail  = NULL;
-  const gchar         *shape   = tl_panel_settings_shape_id (self);
+  const gchar         *shape   = tl_panel_pages_shape_id (self);
   gint                 index   = tl_panel_devices_active (self);
   gboolean             limit   = FALSE;
   gboolean             bordered;
@@ -160,7 +177,7 @@ tl_panel_plan_evaluate (TlDialogPanel *self)
           if (strcmp (shape, "seed") == 0)
             choice.shape_kind = TL_SHAPE_SEED;
           if (choice.pixels_per_item == 0)
-            choice.pixels_per_item = tl_dialog_panel_default_pixels (self);
+            choice.pixels_per_item = tl_panel_plan_default_pixels (self);
 
           /* "auto" shows what a run will take: the tuned choice where a
            * search has been run for this device, storage and size.
@@ -246,8 +263,7 @@ tl_panel_plan_evaluate (TlDialogPanel *self)
   if (self->runnable != (self->message == NULL || self->message_is_note))
     {
       self->runnable = self->message == NULL || self->message_is_note;
-      g_object_notify_by_pspec (G_OBJECT (self),
-                                tl_dialog_panel_props[PROP_RUNNABLE]);
+      g_object_notify_by_pspec (G_OBJECT (self), runnable);
     }
 
   tl_preview_set_settings (TL_PREVIEW (self->preview), &self->settings,

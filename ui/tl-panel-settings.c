@@ -117,7 +117,7 @@ tl_panel_settings_read_params (TlDialogPanel *self)
 
   g_clear_pointer (&self->param_error, g_free);
 
-  for (i = 0; i < tl_dialog_panel_n_params (self); i++)
+  for (i = 0; i < self->n_params; i++)
     {
       TlDialogParam    *param = &self->params[i];
       g_autofree gchar *text  = NULL;
@@ -142,14 +142,6 @@ tl_panel_settings_read_params (TlDialogPanel *self)
 
 /* Reading the widgets, and showing settings in them. */
 
-const gchar *
-tl_panel_settings_shape_id (TlDialogPanel *self)
-{
-  const gchar *id = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->shape_combo));
-
-  return id ? id : "auto";
-}
-
 static gint
 tl_panel_settings_name_index (const gchar **names,
                               const gchar  *name)
@@ -163,11 +155,15 @@ tl_panel_settings_name_index (const gchar **names,
   return 0;
 }
 
+/* The widgets into self->settings; pixels per item of DEFAULT_PIXELS (the
+ * device's default) are kept as 0, the default.
+ */
 void
-tl_panel_settings_read (TlDialogPanel *self)
+tl_panel_settings_read (TlDialogPanel *self,
+                        guint          default_pixels)
 {
   TlHostSettings *settings = &self->settings;
-  const gchar    *shape    = tl_panel_settings_shape_id (self);
+  const gchar    *shape    = tl_panel_pages_shape_id (self);
   const gchar    *mode     = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->mode_combo));
   gint            device   = tl_panel_devices_active (self);
   gint            pixels;
@@ -194,8 +190,7 @@ tl_panel_settings_read (TlDialogPanel *self)
 
   /* 0 is "the filter's default", which keeps following the filter. */
   pixels = gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->pixels_spin));
-  settings->pixels_per_item = ((guint) pixels == tl_dialog_panel_default_pixels (self) ?
-                               0 : pixels);
+  settings->pixels_per_item = (guint) pixels == default_pixels ? 0 : pixels;
 
   settings->overlay = tl_panel_settings_name_index (tl_host_overlay_names,
                                                     gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->overlay_combo)));
@@ -211,10 +206,13 @@ tl_panel_settings_read (TlDialogPanel *self)
   /* A missing device keeps its name, so the message can say which. */
 }
 
-/* Puts SETTINGS into the widgets. */
+/* Puts SETTINGS into the widgets, pixels per item 0 as DEFAULT_PIXELS;
+ * the caller judges them (nothing is reported as changed).
+ */
 void
 tl_panel_settings_show (TlDialogPanel        *self,
-                        const TlHostSettings *settings)
+                        const TlHostSettings *settings,
+                        guint                 default_pixels)
 {
   g_autofree gchar *shape = NULL;
   const gchar      *shape_id = "custom";
@@ -224,7 +222,7 @@ tl_panel_settings_show (TlDialogPanel        *self,
 
   self->settings = *settings;
 
-  for (i = 0; i < tl_dialog_panel_n_params (self); i++)
+  for (i = 0; i < self->n_params; i++)
     tl_panel_settings_show_param (&self->params[i], &settings->values[i]);
 
   if (settings->shape[0] <= 0 || settings->shape[1] <= 0)
@@ -254,8 +252,7 @@ tl_panel_settings_show (TlDialogPanel        *self,
 
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->pixels_spin),
                              settings->pixels_per_item > 0 ?
-                             settings->pixels_per_item :
-                             (gint) tl_dialog_panel_default_pixels (self));
+                             settings->pixels_per_item : (gint) default_pixels);
 
   overlays = g_strv_length ((gchar **) tl_host_overlay_names);
   styles   = g_strv_length ((gchar **) tl_host_overlay_style_names);
@@ -271,8 +268,6 @@ tl_panel_settings_show (TlDialogPanel        *self,
   tl_panel_devices_fill (self, settings->device);
 
   self->updating--;
-
-  tl_dialog_panel_update (self);
 }
 
 /* Values by name, for tests: tl_dialog_panel_set_value (). */
@@ -367,7 +362,7 @@ tl_panel_settings_set_value (TlDialogPanel *panel,
       panel->updating++;
       tl_panel_settings_show_param (param, &values[index]);
       panel->updating--;
-      tl_dialog_panel_update (panel);
+      panel->changed (panel);
       return TRUE;
     }
 

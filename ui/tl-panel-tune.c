@@ -131,7 +131,7 @@ tl_panel_tune_done (GObject      *source_object,
       if (g_error_matches (job->error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
           text = g_strdup (_("Tuning cancelled: Automatic keeps its choice."));
-          tl_dialog_panel_update (self);
+          self->changed (self);
         }
       else if (job->error)
         {
@@ -147,7 +147,7 @@ tl_panel_tune_done (GObject      *source_object,
                                                "Tuned: %u choices timed in %.1f s",
                                                job->tuning.n_choices),
                                   job->tuning.n_choices, job->tuning.search_s);
-          tl_dialog_panel_update (self);
+          self->changed (self);
         }
       gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->tune_progress),
                                      job->error ? 0.0 : 1.0);
@@ -156,8 +156,9 @@ tl_panel_tune_done (GObject      *source_object,
   g_object_unref (self);
 }
 
-/* The Tune button: starts the search in a worker thread, or cancels the
- * running one; the summary shows its result.
+/* The Tune button's handler (the panel connects it): starts the search
+ * in a worker thread, or cancels the running one; the summary shows its
+ * result.
  */
 void
 tl_panel_tune_start (TlDialogPanel *self)
