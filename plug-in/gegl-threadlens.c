@@ -729,15 +729,11 @@ tl_gegl_register (GTypeModule    *module,
   GString          *camel     = g_string_new ("ThreadLensOp");
   const GTypeInfo   info      =
   {
-    sizeof (TlGeglOpClass),
-    NULL, NULL,
-    (GClassInitFunc) tl_gegl_class_init,
-    NULL,
-    filter,
-    sizeof (TlGeglOp),
-    0,
-    (GInstanceInitFunc) tl_gegl_init,
-    NULL
+    .class_size    = sizeof (TlGeglOpClass),
+    .class_init    = (GClassInitFunc) tl_gegl_class_init,
+    .class_data    = filter,
+    .instance_size = sizeof (TlGeglOp),
+    .instance_init = (GInstanceInitFunc) tl_gegl_init,
   };
   gboolean          upper = TRUE;
 
@@ -759,7 +755,7 @@ tl_gegl_register (GTypeModule    *module,
 
 static const GeglModuleInfo tl_gegl_module_info =
 {
-  GEGL_MODULE_ABI_VERSION
+  .abi_version = GEGL_MODULE_ABI_VERSION
 };
 
 G_MODULE_EXPORT const GeglModuleInfo *
