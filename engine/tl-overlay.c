@@ -57,10 +57,10 @@ tl_overlay_map_new (const TlPlan *plan,
                     GError      **error)
 {
   TlOverlayMap *map    = g_new0 (TlOverlayMap, 1);
-  gsize         pixels = (gsize) plan->width * plan->height;
+  gsize         pixels = 0;
 
   map->plan   = *plan;
-  if (with_pixels)
+  if (with_pixels && tl_alloc_mul (plan->width, plan->height, &pixels, error))
     map->pixels = tl_alloc_n (pixels, TL_OVERLAY_PIXEL_WORDS * sizeof (guint32),
                               error);
   map->groups = map->pixels || ! with_pixels ?

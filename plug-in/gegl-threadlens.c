@@ -485,6 +485,7 @@ tl_gegl_filter_region (TlGeglOp             *op,
   g_autofree guint8   *pixels  = NULL;
   g_autoptr(GError)    failed  = NULL;
   GeglRectangle        region;  /* ROI within the scaled input */
+  gsize                n_pixels;
   gboolean             ok;
 
   if (level == 0)
@@ -514,8 +515,10 @@ tl_gegl_filter_region (TlGeglOp             *op,
       if (! gegl_rectangle_intersect (&need, &need, &scaled))
         return TRUE;
 
-      pixels = tl_alloc_n ((gsize) need.width * need.height,
-                           babl_format_get_bytes_per_pixel (format), error);
+      if (! tl_alloc_mul (need.width, need.height, &n_pixels, error))
+        return FALSE;
+      pixels = tl_alloc_n (n_pixels, babl_format_get_bytes_per_pixel (format),
+                           error);
       if (pixels == NULL)
         return FALSE;
       gegl_buffer_get (input, &need, 1.0 / scale, format, pixels,
@@ -539,6 +542,9 @@ tl_gegl_filter_region (TlGeglOp             *op,
 
   if (level > 0)
     {
+      /* ROI lies within NEED: the count cannot overflow where NEED's
+       * did not.
+       */
       pixels = tl_alloc_realloc_n (g_steal_pointer (&pixels),
                                    (gsize) roi->width * roi->height,
                                    babl_format_get_bytes_per_pixel (format),
