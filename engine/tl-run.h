@@ -243,9 +243,9 @@ cl_kernel         tl_run_get_kernel_variant (TlRun         *run,
 gsize             tl_run_local_fits      (TlRun           *run,
                                           cl_kernel        kernel,
                                           gsize            bytes);
-/* Argument INDEX of KERNEL set to SIZE bytes at VALUE, as
- * clSetKernelArg () takes them (VALUE NULL: SIZE bytes of local
- * memory).  FALSE with ERROR naming the argument.
+/* Argument INDEX of KERNEL (a slot kernels/tl-args.h names) set to SIZE
+ * bytes at VALUE, as clSetKernelArg () takes them (VALUE NULL: SIZE
+ * bytes of local memory).  FALSE with ERROR naming the argument.
  */
 gboolean          tl_run_set_arg         (TlRun           *run,
                                           cl_kernel        kernel,
@@ -254,8 +254,9 @@ gboolean          tl_run_set_arg         (TlRun           *run,
                                           const void      *value,
                                           GError         **error);
 /* Enqueues KERNEL over RUN's pixels, every launch of RUN's plan: its
- * argument DISPATCH_ARG gets each launch's TlDispatch and, in a filter's
- * kernels, DISPATCH_ARG + 1 the codec's table.  FALSE with ERROR when a
+ * argument DISPATCH_ARG (TL_ARG_DISPATCH in a filter's kernels) gets each
+ * launch's TlDispatch and, in a filter's kernels, DISPATCH_ARG + 1 the
+ * codec's table.  FALSE with ERROR when a
  * launch is refused.
  */
 gboolean          tl_run_enqueue         (TlRun           *run,
