@@ -20,6 +20,7 @@
 #include <glib/gi18n-lib.h>
 #include <json-glib/json-glib.h>
 
+#include "kernels/tl-args.h"
 #include "tl-bench.h"
 #include "tl-error.h"
 #include "tl-fault.h"
@@ -125,11 +126,14 @@ tl_bench_copy_ms (TlContext *context,
     }
   if (kernel)
     {
-      status = TL_CL (clSetKernelArg, copy, 0, sizeof (cl_mem), &a);
+      status = TL_CL (clSetKernelArg, copy, TL_ARG_COPY_PASS_IN, sizeof (cl_mem),
+                      &a);
       if (status == CL_SUCCESS)
-        status = TL_CL (clSetKernelArg, copy, 1, sizeof (cl_mem), &b);
+        status = TL_CL (clSetKernelArg, copy, TL_ARG_COPY_PASS_OUT,
+                        sizeof (cl_mem), &b);
       if (status == CL_SUCCESS)
-        status = TL_CL (clSetKernelArg, copy, 2, sizeof (cl_int), &count);
+        status = TL_CL (clSetKernelArg, copy, TL_ARG_COPY_PASS_COUNT,
+                        sizeof (cl_int), &count);
     }
 
   for (i = 0; i <= runs && status == CL_SUCCESS; i++)

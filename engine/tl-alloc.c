@@ -25,6 +25,27 @@ tl_alloc_no_memory (gsize    bytes,
                _("not enough memory for %s of pixels"), size);
 }
 
+/* A x B in PRODUCT, or FALSE with ERROR where it overflows a gsize
+ * (a 32-bit build: two gint sides always fit in 64 bits).
+ */
+gboolean
+tl_alloc_mul (gsize    a,
+              gsize    b,
+              gsize   *product,
+              GError **error)
+{
+  g_return_val_if_fail (product != NULL, FALSE);
+
+  if (! g_size_checked_mul (product, a, b))
+    {
+      g_set_error_literal (error, TL_ERROR, TL_ERROR_LIMIT,
+                           _("the layer needs more memory than this machine "
+                             "can address"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* N_ITEMS x ITEM_SIZE in BYTES, unless it overflows or an injected
  * fault stands for a full memory; FALSE with ERROR then.
  */
@@ -34,14 +55,9 @@ tl_alloc_size (gsize    n_items,
                gsize   *bytes,
                GError **error)
 {
-  if (item_size != 0 && n_items > G_MAXSIZE / item_size)
-    {
-      g_set_error_literal (error, TL_ERROR, TL_ERROR_LIMIT,
-                           _("the layer needs more memory than this machine "
-                             "can address"));
-      return FALSE;
-    }
-  *bytes = MAX (n_items * item_size, 1);
+  if (! tl_alloc_mul (n_items, item_size, bytes, error))
+    return FALSE;
+  *bytes = MAX (*bytes, 1);
   if (tl_fault_check ("alloc") != CL_SUCCESS)
     {
       tl_alloc_no_memory (*bytes, error);

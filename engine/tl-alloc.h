@@ -17,6 +17,14 @@
 
 G_BEGIN_DECLS
 
+/* A layer's pixels or bytes, counted: tl_alloc_mul (width, height,
+ * &n_pixels, error) before tl_alloc_n (n_pixels, pixel_size, error).
+ */
+gboolean tl_alloc_mul       (gsize    a,
+                             gsize    b,
+                             gsize   *product,
+                             GError **error);
+
 gpointer tl_alloc_n         (gsize    n_items,
                              gsize    item_size,
                              GError **error);

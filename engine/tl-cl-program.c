@@ -71,10 +71,10 @@ tl_context_variant_defines (const gchar  *variant,
 /* PROGRAM is a kernels/ file's name, optionally with the kernels wanted
  * after ':' (comma-separated; none: all of them) and a storage variant
  * after '@': "tone:tl_sepia@u8+trc".  The variant's defines, the kernels'
- * and the shared headers (tl-index.h, tl-pixel.h, tl-math.h) go in
- * front of the program's source, so the driver never needs an include
- * path.  Building only the kernels a filter
- * runs matters on PoCL, whose LLVM takes about 0.1 s a kernel.
+ * and the shared headers (tl-args.h, tl-index.h, tl-pixel.h, tl-math.h)
+ * go in front of the program's source, so the driver never needs an
+ * include path.  Building only the kernels a filter runs matters on
+ * PoCL, whose LLVM takes about 0.1 s a kernel.
  */
 static gchar *
 tl_context_load_source (const gchar *program,
@@ -83,6 +83,7 @@ tl_context_load_source (const gchar *program,
   g_auto(GStrv)     name    = g_strsplit (program, "@", 2);
   g_auto(GStrv)     parts   = g_strsplit (name[0], ":", 2);
   g_autofree gchar *file    = g_strconcat (parts[0], ".cl", NULL);
+  g_autoptr(GBytes) args    = NULL;
   g_autoptr(GBytes) index   = NULL;
   g_autoptr(GBytes) pixel   = NULL;
   g_autoptr(GBytes) math    = NULL;
@@ -101,7 +102,8 @@ tl_context_load_source (const gchar *program,
         g_string_append_printf (source, "#define TL_KERNEL_%s 1\n", kernels[i]);
     }
 
-  index = tl_context_lookup_kernel_file ("tl-index.h", error);
+  args  = tl_context_lookup_kernel_file ("tl-args.h", error);
+  index = args ? tl_context_lookup_kernel_file ("tl-index.h", error) : NULL;
   pixel = index ? tl_context_lookup_kernel_file ("tl-pixel.h", error) : NULL;
   math  = pixel ? tl_context_lookup_kernel_file ("tl-math.h", error) : NULL;
   if (math == NULL)
@@ -115,6 +117,8 @@ tl_context_load_source (const gchar *program,
       return NULL;
     }
 
+  g_string_append_len (source, g_bytes_get_data (args, NULL),
+                       g_bytes_get_size (args));
   g_string_append_len (source, g_bytes_get_data (index, NULL),
                        g_bytes_get_size (index));
   g_string_append_len (source, g_bytes_get_data (pixel, NULL),

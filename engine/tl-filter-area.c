@@ -18,6 +18,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "kernels/tl-args.h"
 #include "tl-error.h"
 #include "tl-filter.h"
 #include "tl-run.h"
@@ -87,9 +88,11 @@ tl_area_sobel_cl (TlRun         *run,
   cl_kernel kernel = tl_run_get_kernel (run, "tl_area_sobel", error);
 
   return (kernel != NULL &&
-          tl_run_set_arg (run, kernel, 0, sizeof (cl_mem), &in, error) &&
-          tl_run_set_arg (run, kernel, 1, sizeof (cl_mem), &out, error) &&
-          tl_run_enqueue (run, kernel, 2, error));
+          tl_run_set_arg (run, kernel, TL_ARG_IN, sizeof (cl_mem), &in,
+                          error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_OUT, sizeof (cl_mem), &out,
+                          error) &&
+          tl_run_enqueue (run, kernel, TL_ARG_DISPATCH, error));
 }
 
 static const gchar *const tl_area_sobel_kernels[] = { "tl_area_sobel", NULL };
@@ -237,37 +240,58 @@ tl_area_pixelize_cl (TlRun         *run,
 
   rows = tl_run_get_kernel (run, "tl_pixelize_rows", error);
   if (rows == NULL ||
-      ! tl_run_set_arg (run, rows, 0, sizeof (cl_mem), &in, error) ||
-      ! tl_run_set_arg (run, rows, 1, sizeof (cl_mem), &sums, error) ||
-      ! tl_run_set_arg (run, rows, 4, sizeof (cl_int), &size, error) ||
-      ! tl_run_set_arg (run, rows, 5, sizeof (cl_int), &ax, error) ||
-      ! tl_run_set_arg (run, rows, 6, sizeof (cl_int), &blocks_x, error) ||
-      ! tl_run_set_arg (run, rows, 7, sizeof (cl_int), &w, error) ||
-      ! tl_run_enqueue_lines (run, rows, 2, (guint) blocks_x * h, error))
+      ! tl_run_set_arg (run, rows, TL_ARG_IN, sizeof (cl_mem), &in, error) ||
+      ! tl_run_set_arg (run, rows, TL_ARG_OUT, sizeof (cl_mem), &sums,
+                        error) ||
+      ! tl_run_set_arg (run, rows, TL_ARG_PIXELIZE_ROWS_SIZE, sizeof (cl_int),
+                        &size, error) ||
+      ! tl_run_set_arg (run, rows, TL_ARG_PIXELIZE_ROWS_ANCHOR_X,
+                        sizeof (cl_int), &ax, error) ||
+      ! tl_run_set_arg (run, rows, TL_ARG_PIXELIZE_ROWS_BLOCKS_X,
+                        sizeof (cl_int), &blocks_x, error) ||
+      ! tl_run_set_arg (run, rows, TL_ARG_PIXELIZE_ROWS_WIDTH, sizeof (cl_int),
+                        &w, error) ||
+      ! tl_run_enqueue_lines (run, rows, TL_ARG_DISPATCH, (guint) blocks_x * h,
+                              error))
     return FALSE;
 
   means = tl_run_get_kernel (run, "tl_pixelize_means", error);
   if (means == NULL ||
-      ! tl_run_set_arg (run, means, 0, sizeof (cl_mem), &sums, error) ||
-      ! tl_run_set_arg (run, means, 1, sizeof (cl_mem), &mean_buffer, error) ||
-      ! tl_run_set_arg (run, means, 4, sizeof (cl_int), &size, error) ||
-      ! tl_run_set_arg (run, means, 5, sizeof (cl_int), &ax, error) ||
-      ! tl_run_set_arg (run, means, 6, sizeof (cl_int), &ay, error) ||
-      ! tl_run_set_arg (run, means, 7, sizeof (cl_int), &blocks_x, error) ||
-      ! tl_run_set_arg (run, means, 8, sizeof (cl_int), &w, error) ||
-      ! tl_run_set_arg (run, means, 9, sizeof (cl_int), &h, error) ||
-      ! tl_run_enqueue_lines (run, means, 2, (guint) blocks_x * blocks_y, error))
+      ! tl_run_set_arg (run, means, TL_ARG_IN, sizeof (cl_mem), &sums,
+                        error) ||
+      ! tl_run_set_arg (run, means, TL_ARG_OUT, sizeof (cl_mem), &mean_buffer,
+                        error) ||
+      ! tl_run_set_arg (run, means, TL_ARG_PIXELIZE_MEANS_SIZE,
+                        sizeof (cl_int), &size, error) ||
+      ! tl_run_set_arg (run, means, TL_ARG_PIXELIZE_MEANS_ANCHOR_X,
+                        sizeof (cl_int), &ax, error) ||
+      ! tl_run_set_arg (run, means, TL_ARG_PIXELIZE_MEANS_ANCHOR_Y,
+                        sizeof (cl_int), &ay, error) ||
+      ! tl_run_set_arg (run, means, TL_ARG_PIXELIZE_MEANS_BLOCKS_X,
+                        sizeof (cl_int), &blocks_x, error) ||
+      ! tl_run_set_arg (run, means, TL_ARG_PIXELIZE_MEANS_WIDTH,
+                        sizeof (cl_int), &w, error) ||
+      ! tl_run_set_arg (run, means, TL_ARG_PIXELIZE_MEANS_HEIGHT,
+                        sizeof (cl_int), &h, error) ||
+      ! tl_run_enqueue_lines (run, means, TL_ARG_DISPATCH,
+                              (guint) blocks_x * blocks_y, error))
     return FALSE;
 
   spread = tl_run_get_kernel (run, "tl_area_pixelize", error);
   return (spread != NULL &&
-          tl_run_set_arg (run, spread, 0, sizeof (cl_mem), &mean_buffer, error) &&
-          tl_run_set_arg (run, spread, 1, sizeof (cl_mem), &out, error) &&
-          tl_run_set_arg (run, spread, 4, sizeof (cl_int), &size, error) &&
-          tl_run_set_arg (run, spread, 5, sizeof (cl_int), &ax, error) &&
-          tl_run_set_arg (run, spread, 6, sizeof (cl_int), &ay, error) &&
-          tl_run_set_arg (run, spread, 7, sizeof (cl_int), &blocks_x, error) &&
-          tl_run_enqueue (run, spread, 2, error));
+          tl_run_set_arg (run, spread, TL_ARG_IN, sizeof (cl_mem),
+                          &mean_buffer, error) &&
+          tl_run_set_arg (run, spread, TL_ARG_OUT, sizeof (cl_mem), &out,
+                          error) &&
+          tl_run_set_arg (run, spread, TL_ARG_AREA_PIXELIZE_SIZE,
+                          sizeof (cl_int), &size, error) &&
+          tl_run_set_arg (run, spread, TL_ARG_AREA_PIXELIZE_ANCHOR_X,
+                          sizeof (cl_int), &ax, error) &&
+          tl_run_set_arg (run, spread, TL_ARG_AREA_PIXELIZE_ANCHOR_Y,
+                          sizeof (cl_int), &ay, error) &&
+          tl_run_set_arg (run, spread, TL_ARG_AREA_PIXELIZE_BLOCKS_X,
+                          sizeof (cl_int), &blocks_x, error) &&
+          tl_run_enqueue (run, spread, TL_ARG_DISPATCH, error));
 }
 
 static const TlParamSpec tl_area_pixelize_params[] =
@@ -371,8 +395,8 @@ typedef struct
   cl_float scale;
 } TlUnsharpArgs;
 
-/* The vertical pass's sharpening arguments, 7 and 8: the unblurred input
- * and the scale.
+/* The vertical pass's sharpening arguments, TL_ARG_UNSHARP_*: the
+ * unblurred input and the scale.
  */
 static gboolean
 tl_area_unsharp_args (TlRun         *run,
@@ -382,9 +406,10 @@ tl_area_unsharp_args (TlRun         *run,
 {
   const TlUnsharpArgs *args = data;
 
-  return (tl_run_set_arg (run, kernel, 7, sizeof (cl_mem), &args->in, error) &&
-          tl_run_set_arg (run, kernel, 8, sizeof (cl_float), &args->scale,
-                          error));
+  return (tl_run_set_arg (run, kernel, TL_ARG_UNSHARP_IN, sizeof (cl_mem),
+                          &args->in, error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_UNSHARP_SCALE, sizeof (cl_float),
+                          &args->scale, error));
 }
 
 /* The recursive blur into a scratch image, then a pass that sharpens
@@ -405,11 +430,15 @@ tl_area_unsharp_recursive_cl (TlRun         *run,
     return FALSE;
   kernel = tl_run_get_kernel (run, "tl_unsharp_combine", error);
   return (kernel != NULL &&
-          tl_run_set_arg (run, kernel, 0, sizeof (cl_mem), &in, error) &&
-          tl_run_set_arg (run, kernel, 1, sizeof (cl_mem), &out, error) &&
-          tl_run_set_arg (run, kernel, 4, sizeof (cl_mem), &blurred, error) &&
-          tl_run_set_arg (run, kernel, 5, sizeof (cl_float), &scale, error) &&
-          tl_run_enqueue (run, kernel, 2, error));
+          tl_run_set_arg (run, kernel, TL_ARG_IN, sizeof (cl_mem), &in,
+                          error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_OUT, sizeof (cl_mem), &out,
+                          error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_UNSHARP_COMBINE_BLURRED,
+                          sizeof (cl_mem), &blurred, error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_UNSHARP_COMBINE_SCALE,
+                          sizeof (cl_float), &scale, error) &&
+          tl_run_enqueue (run, kernel, TL_ARG_DISPATCH, error));
 }
 
 /* The convolution's vertical pass does the sharpening too. */

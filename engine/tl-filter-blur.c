@@ -17,6 +17,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "kernels/tl-args.h"
 #include "tl-error.h"
 #include "tl-fault.h"
 #include "tl-filter.h"
@@ -233,9 +234,12 @@ tl_filter_convolve_kernel (TlRun            *run,
                                     error);
 }
 
+/* The fused kernels call their tile BLOCK: one slot for both. */
+G_STATIC_ASSERT (TL_ARG_CONVOLVE_BLOCK == TL_ARG_CONVOLVE_TILE);
+
 /* KERNEL_NAME's kernel (with FALLBACK_NAME's where the tile does not
  * fit; NULL: no fallback, *KERNEL stays NULL) and its (weights, radius,
- * tile) arguments, 4 to 6, set.  FALSE on error.
+ * tile) arguments, TL_ARG_CONVOLVE_*, set.  FALSE on error.
  */
 static gboolean
 tl_filter_convolve_pass (TlRun          *run,
@@ -267,10 +271,12 @@ tl_filter_convolve_pass (TlRun          *run,
     }
 
   /* An untiled pass still needs some local argument. */
-  return (tl_run_set_arg (run, *kernel, 4, sizeof (cl_mem), &taps, error) &&
-          tl_run_set_arg (run, *kernel, 5, sizeof (cl_int), &r, error) &&
-          tl_run_set_arg (run, *kernel, 6, tile ? tile : sizeof (cl_float4),
-                          NULL, error));
+  return (tl_run_set_arg (run, *kernel, TL_ARG_CONVOLVE_WEIGHTS,
+                          sizeof (cl_mem), &taps, error) &&
+          tl_run_set_arg (run, *kernel, TL_ARG_CONVOLVE_RADIUS,
+                          sizeof (cl_int), &r, error) &&
+          tl_run_set_arg (run, *kernel, TL_ARG_CONVOLVE_TILE,
+                          tile ? tile : sizeof (cl_float4), NULL, error));
 }
 
 /* FAMILY's fused pass (FAMILY_2d) where its block fits local memory
@@ -310,28 +316,34 @@ tl_filter_convolve_cl (TlRun              *run,
                                  TL_CONVOLVE_FUSED, &fused, error))
     return FALSE;
   if (fused != NULL)
-    return (tl_run_set_arg (run, fused, 0, sizeof (cl_mem), &in, error) &&
-            tl_run_set_arg (run, fused, 1, sizeof (cl_mem), &out, error) &&
+    return (tl_run_set_arg (run, fused, TL_ARG_IN, sizeof (cl_mem), &in,
+                            error) &&
+            tl_run_set_arg (run, fused, TL_ARG_OUT, sizeof (cl_mem), &out,
+                            error) &&
             (extra == NULL || extra (run, fused, extra_data, error)) &&
-            tl_run_enqueue (run, fused, 2, error));
+            tl_run_enqueue (run, fused, TL_ARG_DISPATCH, error));
 
   tmp = tl_run_new_scratch (run, error);
   if (tmp == NULL ||
       ! tl_filter_convolve_pass (run, "tl_convolve_h_tiled", "tl_convolve_h",
                                  taps, radius, order, TL_CONVOLVE_ROWS,
                                  &horizontal, error) ||
-      ! tl_run_set_arg (run, horizontal, 0, sizeof (cl_mem), &in, error) ||
-      ! tl_run_set_arg (run, horizontal, 1, sizeof (cl_mem), &tmp, error) ||
-      ! tl_run_enqueue (run, horizontal, 2, error))
+      ! tl_run_set_arg (run, horizontal, TL_ARG_IN, sizeof (cl_mem), &in,
+                        error) ||
+      ! tl_run_set_arg (run, horizontal, TL_ARG_OUT, sizeof (cl_mem), &tmp,
+                        error) ||
+      ! tl_run_enqueue (run, horizontal, TL_ARG_DISPATCH, error))
     return FALSE;
 
   return (tl_filter_convolve_pass (run, v_tiled, v_name, taps, radius,
                                    order, TL_CONVOLVE_COLUMNS, &vertical,
                                    error) &&
-          tl_run_set_arg (run, vertical, 0, sizeof (cl_mem), &tmp, error) &&
-          tl_run_set_arg (run, vertical, 1, sizeof (cl_mem), &out, error) &&
+          tl_run_set_arg (run, vertical, TL_ARG_IN, sizeof (cl_mem), &tmp,
+                          error) &&
+          tl_run_set_arg (run, vertical, TL_ARG_OUT, sizeof (cl_mem), &out,
+                          error) &&
           (extra == NULL || extra (run, vertical, extra_data, error)) &&
-          tl_run_enqueue (run, vertical, 2, error));
+          tl_run_enqueue (run, vertical, TL_ARG_DISPATCH, error));
 }
 
 /* The blur of gaussian-blur, the convolution or the recursive filter
@@ -366,16 +378,20 @@ tl_filter_gaussian_scratch_cl (TlRun    *run,
           tl_filter_convolve_pass (run, "tl_convolve_h_tiled", "tl_convolve_h",
                                    taps, radius, order, TL_CONVOLVE_ROWS,
                                    &horizontal, error) &&
-          tl_run_set_arg (run, horizontal, 0, sizeof (cl_mem), &in, error) &&
-          tl_run_set_arg (run, horizontal, 1, sizeof (cl_mem), &tmp, error) &&
-          tl_run_enqueue (run, horizontal, 2, error) &&
+          tl_run_set_arg (run, horizontal, TL_ARG_IN, sizeof (cl_mem), &in,
+                          error) &&
+          tl_run_set_arg (run, horizontal, TL_ARG_OUT, sizeof (cl_mem), &tmp,
+                          error) &&
+          tl_run_enqueue (run, horizontal, TL_ARG_DISPATCH, error) &&
           tl_filter_convolve_pass (run, "tl_convolve_v_scratch_tiled",
                                    "tl_convolve_v_scratch", taps, radius,
                                    order, TL_CONVOLVE_COLUMNS, &vertical,
                                    error) &&
-          tl_run_set_arg (run, vertical, 0, sizeof (cl_mem), &tmp, error) &&
-          tl_run_set_arg (run, vertical, 1, sizeof (cl_mem), blurred, error) &&
-          tl_run_enqueue (run, vertical, 2, error));
+          tl_run_set_arg (run, vertical, TL_ARG_IN, sizeof (cl_mem), &tmp,
+                          error) &&
+          tl_run_set_arg (run, vertical, TL_ARG_OUT, sizeof (cl_mem), blurred,
+                          error) &&
+          tl_run_enqueue (run, vertical, TL_ARG_DISPATCH, error));
 }
 
 void

@@ -22,6 +22,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "kernels/tl-args.h"
 #include "tl-error.h"
 #include "tl-filter.h"
 #include "tl-run.h"
@@ -191,16 +192,26 @@ tl_box_pass (TlRun       *run,
   guint     runs   = (length + pixels - 1) / pixels;
 
   return (kernel != NULL &&
-          tl_run_set_arg (run, kernel, 0, sizeof (cl_mem), &in, error) &&
-          tl_run_set_arg (run, kernel, 1, sizeof (cl_mem), &out, error) &&
-          tl_run_set_arg (run, kernel, 4, sizeof (cl_float), &scale, error) &&
-          tl_run_set_arg (run, kernel, 5, sizeof (cl_int), &r, error) &&
-          tl_run_set_arg (run, kernel, 6, sizeof (cl_int), &length, error) &&
-          tl_run_set_arg (run, kernel, 7, sizeof (cl_int), &pitch, error) &&
-          tl_run_set_arg (run, kernel, 8, sizeof (cl_int), &step, error) &&
-          tl_run_set_arg (run, kernel, 9, sizeof (cl_int), &lines, error) &&
-          tl_run_set_arg (run, kernel, 10, sizeof (cl_int), &pixels, error) &&
-          tl_run_enqueue_lines (run, kernel, 2, (guint) lines * runs, error));
+          tl_run_set_arg (run, kernel, TL_ARG_IN, sizeof (cl_mem), &in,
+                          error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_OUT, sizeof (cl_mem), &out,
+                          error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_BOX_SCALE, sizeof (cl_float),
+                          &scale, error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_BOX_RADIUS, sizeof (cl_int), &r,
+                          error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_BOX_LENGTH, sizeof (cl_int),
+                          &length, error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_BOX_PITCH, sizeof (cl_int),
+                          &pitch, error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_BOX_STEP, sizeof (cl_int), &step,
+                          error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_BOX_LINES, sizeof (cl_int),
+                          &lines, error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_BOX_RUN, sizeof (cl_int),
+                          &pixels, error) &&
+          tl_run_enqueue_lines (run, kernel, TL_ARG_DISPATCH,
+                                (guint) lines * runs, error));
 }
 
 /* The convolution below TL_BOX_MIN_RADIUS; from there up the rows from

@@ -16,6 +16,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "kernels/tl-args.h"
 #include "tl-filter.h"
 #include "tl-math.h"
 #include "tl-run.h"
@@ -89,11 +90,15 @@ tl_detail_dog_cl (TlRun         *run,
     return FALSE;
   kernel = tl_run_get_kernel (run, "tl_dog_combine", error);
   return (kernel != NULL &&
-          tl_run_set_arg (run, kernel, 0, sizeof (cl_mem), &in, error) &&
-          tl_run_set_arg (run, kernel, 1, sizeof (cl_mem), &out, error) &&
-          tl_run_set_arg (run, kernel, 4, sizeof (cl_mem), &first, error) &&
-          tl_run_set_arg (run, kernel, 5, sizeof (cl_mem), &second, error) &&
-          tl_run_enqueue (run, kernel, 2, error));
+          tl_run_set_arg (run, kernel, TL_ARG_IN, sizeof (cl_mem), &in,
+                          error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_OUT, sizeof (cl_mem), &out,
+                          error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_DOG_COMBINE_FIRST,
+                          sizeof (cl_mem), &first, error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_DOG_COMBINE_SECOND,
+                          sizeof (cl_mem), &second, error) &&
+          tl_run_enqueue (run, kernel, TL_ARG_DISPATCH, error));
 }
 
 static const TlParamSpec tl_detail_dog_params[] =
@@ -227,11 +232,15 @@ tl_detail_high_pass_cl (TlRun         *run,
     return FALSE;
   kernel = tl_run_get_kernel (run, "tl_high_pass_combine", error);
   return (kernel != NULL &&
-          tl_run_set_arg (run, kernel, 0, sizeof (cl_mem), &in, error) &&
-          tl_run_set_arg (run, kernel, 1, sizeof (cl_mem), &out, error) &&
-          tl_run_set_arg (run, kernel, 4, sizeof (cl_mem), &blurred, error) &&
-          tl_run_set_arg (run, kernel, 5, sizeof (cl_float), &contrast, error) &&
-          tl_run_enqueue (run, kernel, 2, error));
+          tl_run_set_arg (run, kernel, TL_ARG_IN, sizeof (cl_mem), &in,
+                          error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_OUT, sizeof (cl_mem), &out,
+                          error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_HIGH_PASS_COMBINE_BLURRED,
+                          sizeof (cl_mem), &blurred, error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_HIGH_PASS_COMBINE_CONTRAST,
+                          sizeof (cl_float), &contrast, error) &&
+          tl_run_enqueue (run, kernel, TL_ARG_DISPATCH, error));
 }
 
 static const TlParamSpec tl_detail_high_pass_params[] =

@@ -19,6 +19,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "kernels/tl-args.h"
 #include "tl-filter.h"
 #include "tl-run.h"
 
@@ -169,40 +170,51 @@ tl_iterate_cl (TlRun         *run,
 
   fill = tl_run_get_kernel (run, "tl_padded_fill", error);
   if (fill == NULL ||
-      ! tl_run_set_arg (run, fill, 0, sizeof (cl_mem), &in, error) ||
-      ! tl_run_set_arg (run, fill, 1, sizeof (cl_mem), &padded[0], error) ||
-      ! tl_run_set_arg (run, fill, 4, sizeof (cl_int), &margin, error) ||
-      ! tl_run_set_arg (run, fill, 5, sizeof (cl_int), &cols, error) ||
-      ! tl_run_set_arg (run, fill, 6, sizeof (cl_int), &width, error) ||
-      ! tl_run_set_arg (run, fill, 7, sizeof (cl_int), &height, error) ||
-      ! tl_run_enqueue_lines (run, fill, 2, lines, error))
+      ! tl_run_set_arg (run, fill, TL_ARG_IN, sizeof (cl_mem), &in, error) ||
+      ! tl_run_set_arg (run, fill, TL_ARG_OUT, sizeof (cl_mem), &padded[0],
+                        error) ||
+      ! tl_run_set_arg (run, fill, TL_ARG_PADDED_FILL_MARGIN, sizeof (cl_int),
+                        &margin, error) ||
+      ! tl_run_set_arg (run, fill, TL_ARG_PADDED_FILL_COLS, sizeof (cl_int),
+                        &cols, error) ||
+      ! tl_run_set_arg (run, fill, TL_ARG_PADDED_FILL_WIDTH, sizeof (cl_int),
+                        &width, error) ||
+      ! tl_run_set_arg (run, fill, TL_ARG_PADDED_FILL_HEIGHT, sizeof (cl_int),
+                        &height, error) ||
+      ! tl_run_enqueue_lines (run, fill, TL_ARG_DISPATCH, lines, error))
     return FALSE;
 
   if (margin > 1)
     {
       step = tl_run_get_kernel (run, step_name, error);
       if (step == NULL ||
-          ! tl_run_set_arg (run, step, 4, sizeof (cl_int), &cols, error) ||
-          ! tl_run_set_arg (run, step, 5, sizeof (cl_int), &rows, error))
+          ! tl_run_set_arg (run, step, TL_ARG_PADDED_STEP_COLS,
+                            sizeof (cl_int), &cols, error) ||
+          ! tl_run_set_arg (run, step, TL_ARG_PADDED_STEP_ROWS,
+                            sizeof (cl_int), &rows, error))
         return FALSE;
       for (i = 0; i + 1 < margin; i++)
-        if (! tl_run_set_arg (run, step, 0, sizeof (cl_mem), &padded[i % 2],
-                              error) ||
-            ! tl_run_set_arg (run, step, 1, sizeof (cl_mem),
+        if (! tl_run_set_arg (run, step, TL_ARG_IN, sizeof (cl_mem),
+                              &padded[i % 2], error) ||
+            ! tl_run_set_arg (run, step, TL_ARG_OUT, sizeof (cl_mem),
                               &padded[(i + 1) % 2], error) ||
-            ! tl_run_enqueue_lines (run, step, 2, lines, error))
+            ! tl_run_enqueue_lines (run, step, TL_ARG_DISPATCH, lines, error))
           return FALSE;
     }
 
   last = tl_run_get_kernel (run, last_name, error);
   return (last != NULL &&
-          tl_run_set_arg (run, last, 0, sizeof (cl_mem),
+          tl_run_set_arg (run, last, TL_ARG_IN, sizeof (cl_mem),
                           &padded[margin > 1 ? (margin - 1) % 2 : 0], error) &&
-          tl_run_set_arg (run, last, 1, sizeof (cl_mem), &out, error) &&
-          tl_run_set_arg (run, last, 4, sizeof (cl_int), &margin, error) &&
-          tl_run_set_arg (run, last, 5, sizeof (cl_int), &cols, error) &&
-          tl_run_set_arg (run, last, 6, sizeof (cl_int), &margin, error) &&
-          tl_run_enqueue (run, last, 2, error));
+          tl_run_set_arg (run, last, TL_ARG_OUT, sizeof (cl_mem), &out,
+                          error) &&
+          tl_run_set_arg (run, last, TL_ARG_PADDED_LAST_MARGIN,
+                          sizeof (cl_int), &margin, error) &&
+          tl_run_set_arg (run, last, TL_ARG_PADDED_LAST_COLS, sizeof (cl_int),
+                          &cols, error) &&
+          tl_run_set_arg (run, last, TL_ARG_PADDED_LAST_STEPS, sizeof (cl_int),
+                          &margin, error) &&
+          tl_run_enqueue (run, last, TL_ARG_DISPATCH, error));
 }
 
 /* mean-curvature-blur */

@@ -17,6 +17,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "kernels/tl-args.h"
 #include "tl-error.h"
 #include "tl-filter.h"
 #include "tl-run.h"
@@ -127,13 +128,19 @@ tl_motion_cl (TlRun         *run,
                                      fractions, error) : NULL;
   kernel = parts ? tl_run_get_kernel (run, "tl_motion_linear", error) : NULL;
   return (kernel != NULL &&
-          tl_run_set_arg (run, kernel, 0, sizeof (cl_mem), &in, error) &&
-          tl_run_set_arg (run, kernel, 1, sizeof (cl_mem), &out, error) &&
-          tl_run_set_arg (run, kernel, 4, sizeof (cl_mem), &steps, error) &&
-          tl_run_set_arg (run, kernel, 5, sizeof (cl_mem), &parts, error) &&
-          tl_run_set_arg (run, kernel, 6, sizeof (cl_int), &n_steps, error) &&
-          tl_run_set_arg (run, kernel, 7, sizeof (cl_float), &inv, error) &&
-          tl_run_enqueue (run, kernel, 2, error));
+          tl_run_set_arg (run, kernel, TL_ARG_IN, sizeof (cl_mem), &in,
+                          error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_OUT, sizeof (cl_mem), &out,
+                          error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_MOTION_LINEAR_STEPS,
+                          sizeof (cl_mem), &steps, error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_MOTION_LINEAR_FRACTIONS,
+                          sizeof (cl_mem), &parts, error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_MOTION_LINEAR_N_STEPS,
+                          sizeof (cl_int), &n_steps, error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_MOTION_LINEAR_INV_N_STEPS,
+                          sizeof (cl_float), &inv, error) &&
+          tl_run_enqueue (run, kernel, TL_ARG_DISPATCH, error));
 }
 
 static const TlParamSpec tl_motion_params[] =

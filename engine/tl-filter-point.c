@@ -11,6 +11,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "kernels/tl-args.h"
 #include "tl-error.h"
 #include "tl-filter.h"
 #include "tl-run.h"
@@ -61,9 +62,11 @@ tl_point_invert_cl (TlRun         *run,
   cl_mem    out    = tl_run_get_output (run);
 
   return (kernel &&
-          tl_run_set_arg (run, kernel, 0, sizeof (cl_mem), &in, error) &&
-          tl_run_set_arg (run, kernel, 1, sizeof (cl_mem), &out, error) &&
-          tl_run_enqueue (run, kernel, 2, error));
+          tl_run_set_arg (run, kernel, TL_ARG_IN, sizeof (cl_mem), &in,
+                          error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_OUT, sizeof (cl_mem), &out,
+                          error) &&
+          tl_run_enqueue (run, kernel, TL_ARG_DISPATCH, error));
 }
 
 static void
@@ -104,11 +107,15 @@ tl_point_color_matrix_cl (TlRun         *run,
   tl_point_matrix (&values[0], matrix, offset);
 
   return (kernel &&
-          tl_run_set_arg (run, kernel, 0, sizeof (cl_mem), &in, error) &&
-          tl_run_set_arg (run, kernel, 1, sizeof (cl_mem), &out, error) &&
-          tl_run_set_arg (run, kernel, 4, sizeof (matrix), matrix, error) &&
-          tl_run_set_arg (run, kernel, 5, sizeof (offset), offset, error) &&
-          tl_run_enqueue (run, kernel, 2, error));
+          tl_run_set_arg (run, kernel, TL_ARG_IN, sizeof (cl_mem), &in,
+                          error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_OUT, sizeof (cl_mem), &out,
+                          error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_COLOR_MATRIX_M, sizeof (matrix),
+                          matrix, error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_COLOR_MATRIX_OFFSET,
+                          sizeof (offset), offset, error) &&
+          tl_run_enqueue (run, kernel, TL_ARG_DISPATCH, error));
 }
 
 static const gchar *const tl_point_invert_kernels[] = { "tl_invert", NULL };

@@ -32,6 +32,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "kernels/tl-args.h"
 #include "tl-error.h"
 #include "tl-filter.h"
 #include "tl-run.h"
@@ -236,13 +237,20 @@ tl_recursive_pass (TlRun       *run,
   cl_kernel kernel = tl_run_get_kernel (run, kernel_name, error);
 
   return (kernel != NULL &&
-          tl_run_set_arg (run, kernel, 0, sizeof (cl_mem), &in, error) &&
-          tl_run_set_arg (run, kernel, 1, sizeof (cl_mem), &out, error) &&
-          tl_run_set_arg (run, kernel, 4, sizeof (cl_mem), &coef, error) &&
-          tl_run_set_arg (run, kernel, 5, sizeof (cl_int), &length, error) &&
-          tl_run_set_arg (run, kernel, 6, sizeof (cl_int), &pitch, error) &&
-          tl_run_set_arg (run, kernel, 7, sizeof (cl_int), &step, error) &&
-          tl_run_enqueue_lines (run, kernel, 2, items_per_line * lines, error));
+          tl_run_set_arg (run, kernel, TL_ARG_IN, sizeof (cl_mem), &in,
+                          error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_OUT, sizeof (cl_mem), &out,
+                          error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_RECURSIVE_COEF, sizeof (cl_mem),
+                          &coef, error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_RECURSIVE_LENGTH,
+                          sizeof (cl_int), &length, error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_RECURSIVE_PITCH, sizeof (cl_int),
+                          &pitch, error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_RECURSIVE_STEP, sizeof (cl_int),
+                          &step, error) &&
+          tl_run_enqueue_lines (run, kernel, TL_ARG_DISPATCH,
+                                items_per_line * lines, error));
 }
 
 /* KERNEL from IN to OUT under the filter's plan: storage to working
@@ -259,9 +267,11 @@ tl_recursive_convert (TlRun        *run,
   cl_kernel kernel = tl_run_get_kernel (run, kernel_name, error);
 
   return (kernel != NULL &&
-          tl_run_set_arg (run, kernel, 0, sizeof (cl_mem), &in, error) &&
-          tl_run_set_arg (run, kernel, 1, sizeof (cl_mem), &out, error) &&
-          tl_run_enqueue (run, kernel, 2, error));
+          tl_run_set_arg (run, kernel, TL_ARG_IN, sizeof (cl_mem), &in,
+                          error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_OUT, sizeof (cl_mem), &out,
+                          error) &&
+          tl_run_enqueue (run, kernel, TL_ARG_DISPATCH, error));
 }
 
 /* How the work is laid out on the device: an item a line (its four
@@ -452,18 +462,27 @@ tl_recursive_group_rows (TlRun         *run,
                                      powers, error);
 
   return (powers_buffer != NULL &&
-          tl_run_set_arg (run, kernel, 0, sizeof (cl_mem), &in, error) &&
-          tl_run_set_arg (run, kernel, 1, sizeof (cl_mem), &tmp, error) &&
-          tl_run_set_arg (run, kernel, 4, sizeof (cl_mem), &coef, error) &&
-          tl_run_set_arg (run, kernel, 5, sizeof (cl_int), &length, error) &&
-          tl_run_set_arg (run, kernel, 6, sizeof (cl_int), &length, error) &&
-          tl_run_set_arg (run, kernel, 7, sizeof (cl_int), &channels, error) &&
-          tl_run_set_arg (run, kernel, 8, sizeof (cl_int), &segment, error) &&
-          tl_run_set_arg (run, kernel, 9, sizeof (cl_mem), &powers_buffer,
+          tl_run_set_arg (run, kernel, TL_ARG_IN, sizeof (cl_mem), &in,
                           error) &&
-          tl_run_set_arg (run, kernel, 10, line, NULL, error) &&
-          tl_run_set_arg (run, kernel, 11, all - line, NULL, error) &&
-          tl_run_enqueue_line_groups (run, kernel, 2,
+          tl_run_set_arg (run, kernel, TL_ARG_OUT, sizeof (cl_mem), &tmp,
+                          error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_RECURSIVE_COEF, sizeof (cl_mem),
+                          &coef, error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_RECURSIVE_LENGTH,
+                          sizeof (cl_int), &length, error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_RECURSIVE_PITCH, sizeof (cl_int),
+                          &length, error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_GROUP_ROWS_CHANNELS,
+                          sizeof (cl_int), &channels, error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_GROUP_ROWS_SEGMENT,
+                          sizeof (cl_int), &segment, error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_GROUP_ROWS_POWERS,
+                          sizeof (cl_mem), &powers_buffer, error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_GROUP_ROWS_LINE, line, NULL,
+                          error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_GROUP_ROWS_CARRIES, all - line,
+                          NULL, error) &&
+          tl_run_enqueue_line_groups (run, kernel, TL_ARG_DISPATCH,
                                       pixels->height * (4 / channels),
                                       channels * segments, error));
 }

@@ -17,6 +17,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "kernels/tl-args.h"
 #include "tl-error.h"
 #include "tl-filter.h"
 #include "tl-math.h"
@@ -116,12 +117,17 @@ tl_smooth_bilateral_cl (TlRun         *run,
                               spatial, error);
   kernel = taps ? tl_run_get_kernel (run, "tl_bilateral", error) : NULL;
   return (kernel != NULL &&
-          tl_run_set_arg (run, kernel, 0, sizeof (cl_mem), &in, error) &&
-          tl_run_set_arg (run, kernel, 1, sizeof (cl_mem), &out, error) &&
-          tl_run_set_arg (run, kernel, 4, sizeof (cl_mem), &taps, error) &&
-          tl_run_set_arg (run, kernel, 5, sizeof (cl_int), &radius, error) &&
-          tl_run_set_arg (run, kernel, 6, sizeof (cl_float), &preserve, error) &&
-          tl_run_enqueue (run, kernel, 2, error));
+          tl_run_set_arg (run, kernel, TL_ARG_IN, sizeof (cl_mem), &in,
+                          error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_OUT, sizeof (cl_mem), &out,
+                          error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_BILATERAL_SPATIAL,
+                          sizeof (cl_mem), &taps, error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_BILATERAL_RADIUS,
+                          sizeof (cl_int), &radius, error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_BILATERAL_PRESERVE,
+                          sizeof (cl_float), &preserve, error) &&
+          tl_run_enqueue (run, kernel, TL_ARG_DISPATCH, error));
 }
 
 static const TlParamSpec tl_smooth_bilateral_params[] =
@@ -267,11 +273,15 @@ tl_smooth_snn_cl (TlRun         *run,
   cl_kernel kernel = in ? tl_run_get_kernel (run, "tl_snn_mean", error) : NULL;
 
   return (kernel != NULL &&
-          tl_run_set_arg (run, kernel, 0, sizeof (cl_mem), &in, error) &&
-          tl_run_set_arg (run, kernel, 1, sizeof (cl_mem), &out, error) &&
-          tl_run_set_arg (run, kernel, 4, sizeof (cl_int), &radius, error) &&
-          tl_run_set_arg (run, kernel, 5, sizeof (cl_int), &pairs, error) &&
-          tl_run_enqueue (run, kernel, 2, error));
+          tl_run_set_arg (run, kernel, TL_ARG_IN, sizeof (cl_mem), &in,
+                          error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_OUT, sizeof (cl_mem), &out,
+                          error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_SNN_MEAN_RADIUS, sizeof (cl_int),
+                          &radius, error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_SNN_MEAN_PAIRS, sizeof (cl_int),
+                          &pairs, error) &&
+          tl_run_enqueue (run, kernel, TL_ARG_DISPATCH, error));
 }
 
 static const TlParamSpec tl_smooth_snn_params[] =

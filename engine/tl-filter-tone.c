@@ -10,6 +10,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "kernels/tl-args.h"
 #include "tl-codec.h"
 #include "tl-error.h"
 #include "tl-filter.h"
@@ -54,16 +55,25 @@ tl_tone_sepia_matrix (gdouble scale,
   m[8] = 0.131 + 0.869 * rest;
 }
 
-/* Sets the pixel buffers and the per-filter parameters from index 3 on,
- * then launches KERNEL_NAME.
+/* One of a tone kernel's own arguments: its slot (kernels/tl-args.h)
+ * and value.
+ */
+typedef struct
+{
+  guint        slot;
+  gsize        size;
+  const void  *value;
+} TlToneArg;
+
+/* Sets the pixel buffers and the N_ARGS ARGS of KERNEL_NAME, then
+ * launches it.
  */
 static gboolean
-tl_tone_launch (TlRun        *run,
-                const gchar  *kernel_name,
-                guint         n_args,
-                const gsize  *sizes,
-                const void  **args,
-                GError      **error)
+tl_tone_launch (TlRun           *run,
+                const gchar     *kernel_name,
+                guint            n_args,
+                const TlToneArg *args,
+                GError         **error)
 {
   cl_kernel kernel = tl_run_get_kernel (run, kernel_name, error);
   cl_mem    in     = tl_run_get_input (run);
@@ -71,15 +81,16 @@ tl_tone_launch (TlRun        *run,
   guint     i;
 
   if (! kernel ||
-      ! tl_run_set_arg (run, kernel, 0, sizeof (cl_mem), &in, error) ||
-      ! tl_run_set_arg (run, kernel, 1, sizeof (cl_mem), &out, error))
+      ! tl_run_set_arg (run, kernel, TL_ARG_IN, sizeof (cl_mem), &in, error) ||
+      ! tl_run_set_arg (run, kernel, TL_ARG_OUT, sizeof (cl_mem), &out, error))
     return FALSE;
 
   for (i = 0; i < n_args; i++)
-    if (! tl_run_set_arg (run, kernel, 4 + i, sizes[i], args[i], error))
+    if (! tl_run_set_arg (run, kernel, args[i].slot, args[i].size,
+                          args[i].value, error))
       return FALSE;
 
-  return tl_run_enqueue (run, kernel, 2, error);
+  return tl_run_enqueue (run, kernel, TL_ARG_DISPATCH, error);
 }
 
 /* Whether the pixels are 8-bit or 16-bit codes without
@@ -236,10 +247,13 @@ tl_tone_launch_table (TlRun          *run,
                               g_bytes_get_data (table, NULL), error);
   kernel = codes ? tl_run_get_kernel (run, "tl_code_table", error) : NULL;
   return (kernel != NULL &&
-          tl_run_set_arg (run, kernel, 0, sizeof (cl_mem), &in, error) &&
-          tl_run_set_arg (run, kernel, 1, sizeof (cl_mem), &out, error) &&
-          tl_run_set_arg (run, kernel, 4, sizeof (cl_mem), &codes, error) &&
-          tl_run_enqueue (run, kernel, 2, error));
+          tl_run_set_arg (run, kernel, TL_ARG_IN, sizeof (cl_mem), &in,
+                          error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_OUT, sizeof (cl_mem), &out,
+                          error) &&
+          tl_run_set_arg (run, kernel, TL_ARG_CODE_TABLE_TABLE,
+                          sizeof (cl_mem), &codes, error) &&
+          tl_run_enqueue (run, kernel, TL_ARG_DISPATCH, error));
 }
 
 /* brightness-contrast */
@@ -272,14 +286,17 @@ tl_tone_brightness_contrast_cl (TlRun         *run,
 {
   cl_float     contrast   = values[0].v[0];
   cl_float     brightness = values[1].v[0];
-  const gsize  sizes[]    = { sizeof (cl_float), sizeof (cl_float) };
-  const void  *args[]     = { &contrast, &brightness };
+  const TlToneArg args[] =
+  {
+    { TL_ARG_BRIGHTNESS_CONTRAST_CONTRAST, sizeof (cl_float), &contrast },
+    { TL_ARG_BRIGHTNESS_CONTRAST_BRIGHTNESS, sizeof (cl_float), &brightness },
+  };
 
   if (tl_tone_integer_codes (tl_run_get_pixels (run)->codec))
     return tl_tone_launch_table (run, &tl_filter_brightness_contrast, values,
                                  error);
-  return tl_tone_launch (run, "tl_brightness_contrast",
-                         G_N_ELEMENTS (args), sizes, args, error);
+  return tl_tone_launch (run, "tl_brightness_contrast", G_N_ELEMENTS (args),
+                         args, error);
 }
 
 static const TlParamSpec tl_tone_brightness_contrast_params[] =
@@ -365,9 +382,12 @@ tl_tone_launch_threshold_codes (TlRun    *run,
   const gfloat   ends[8] = { 1.0f, 1.0f, 1.0f, 1.0f, 0.0f, 0.0f, 0.0f, 1.0f };
   guint16        codes[8];   /* two pixels in either storage */
   cl_uint        white, black;
-  const gsize    sizes[] = { sizeof (cl_float), sizeof (cl_uint),
-                             sizeof (cl_uint) };
-  const void    *args[]  = { &level, &white, &black };
+  const TlToneArg args[] =
+  {
+    { TL_ARG_THRESHOLD_CODES_LEVEL, sizeof (cl_float), &level },
+    { TL_ARG_THRESHOLD_CODES_WHITE, sizeof (cl_uint), &white },
+    { TL_ARG_THRESHOLD_CODES_BLACK, sizeof (cl_uint), &black },
+  };
 
   tl_codec_encode (codec, ends, codes, 2);
   if (tl_codec_get_storage (codec) == TL_STORAGE_U8)
@@ -380,8 +400,8 @@ tl_tone_launch_threshold_codes (TlRun    *run,
       white = codes[0];
       black = codes[4];
     }
-  return tl_tone_launch (run, "tl_threshold_codes",
-                         G_N_ELEMENTS (args), sizes, args, error);
+  return tl_tone_launch (run, "tl_threshold_codes", G_N_ELEMENTS (args), args,
+                         error);
 }
 
 static gboolean
@@ -390,13 +410,15 @@ tl_tone_threshold_cl (TlRun         *run,
                       GError       **error)
 {
   cl_float     level   = tl_tone_linear_from_srgb (values[0].v[0]);
-  const gsize  sizes[] = { sizeof (cl_float) };
-  const void  *args[]  = { &level };
+  const TlToneArg args[] =
+  {
+    { TL_ARG_THRESHOLD_LEVEL, sizeof (cl_float), &level },
+  };
 
   if (tl_tone_integer_codes (tl_run_get_pixels (run)->codec))
     return tl_tone_launch_threshold_codes (run, level, error);
-  return tl_tone_launch (run, "tl_threshold",
-                         G_N_ELEMENTS (args), sizes, args, error);
+  return tl_tone_launch (run, "tl_threshold", G_N_ELEMENTS (args), args,
+                         error);
 }
 
 static const TlParamSpec tl_tone_threshold_params[] =
@@ -455,8 +477,10 @@ tl_tone_mono_mixer_cl (TlRun         *run,
 {
   cl_float     weights[4] = { values[0].v[0], values[1].v[0],
                               values[2].v[0], 0.0f };
-  const gsize  sizes[]    = { sizeof (weights) };
-  const void  *args[]     = { weights };
+  const TlToneArg args[] =
+  {
+    { TL_ARG_MONO_MIXER_W, sizeof (weights), weights },
+  };
 
   /* In 8-bit and 16-bit storage tl_mono_mixer_codes, which encodes the
    * gray once.
@@ -464,7 +488,7 @@ tl_tone_mono_mixer_cl (TlRun         *run,
   return tl_tone_launch (run,
                          tl_filter_get_kernels (&tl_filter_mono_mixer,
                                                 tl_run_get_pixels (run)->codec)[0],
-                         G_N_ELEMENTS (args), sizes, args, error);
+                         G_N_ELEMENTS (args), args, error);
 }
 
 static const TlParamSpec tl_tone_mono_mixer_params[] =
@@ -551,9 +575,12 @@ tl_tone_sepia_cl (TlRun         *run,
 {
   gfloat       m[9];
   cl_float4    rows[3];
-  const gsize  sizes[] = { sizeof (cl_float4), sizeof (cl_float4),
-                           sizeof (cl_float4) };
-  const void  *args[]  = { &rows[0], &rows[1], &rows[2] };
+  const TlToneArg args[] =
+  {
+    { TL_ARG_SEPIA_R, sizeof (cl_float4), &rows[0] },
+    { TL_ARG_SEPIA_G, sizeof (cl_float4), &rows[1] },
+    { TL_ARG_SEPIA_B, sizeof (cl_float4), &rows[2] },
+  };
   guint        row;
 
   tl_tone_sepia_matrix (values[0].v[0], m);
@@ -566,8 +593,7 @@ tl_tone_sepia_cl (TlRun         *run,
       rows[row].s[3] = 0.0f;
     }
 
-  return tl_tone_launch (run, "tl_sepia",
-                         G_N_ELEMENTS (args), sizes, args, error);
+  return tl_tone_launch (run, "tl_sepia", G_N_ELEMENTS (args), args, error);
 }
 
 static const TlParamSpec tl_tone_sepia_params[] =
@@ -718,13 +744,16 @@ tl_tone_posterize_cl (TlRun         *run,
 {
   cl_float     levels  = values[0].v[0];
   cl_float     step    = 1.0f / levels;
-  const gsize  sizes[] = { sizeof (cl_float), sizeof (cl_float) };
-  const void  *args[]  = { &levels, &step };
+  const TlToneArg args[] =
+  {
+    { TL_ARG_POSTERIZE_LEVELS, sizeof (cl_float), &levels },
+    { TL_ARG_POSTERIZE_STEP, sizeof (cl_float), &step },
+  };
 
   if (tl_tone_integer_codes (tl_run_get_pixels (run)->codec))
     return tl_tone_launch_table (run, &tl_filter_posterize, values, error);
-  return tl_tone_launch (run, "tl_posterize",
-                         G_N_ELEMENTS (args), sizes, args, error);
+  return tl_tone_launch (run, "tl_posterize", G_N_ELEMENTS (args), args,
+                         error);
 }
 
 /* GEGL's levels is an integer; ours is a number that must be whole. */

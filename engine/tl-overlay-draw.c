@@ -15,6 +15,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "kernels/tl-args.h"
 #include "tl-codec.h"
 #include "tl-error.h"
 #include "tl-fault.h"
@@ -125,21 +126,36 @@ tl_overlay_draw_prepare (TlRun              *run,
   if (draw->missed == NULL)
     return FALSE;
 
-  return tl_run_set_arg (run, draw->kernel, 2, sizeof (cl_mem), &colour_mem, error) &&
-         tl_run_set_arg (run, draw->kernel, 3, sizeof (cl_mem), &draw->image, error) &&
-         tl_run_set_arg (run, draw->kernel, 4, sizeof (cl_mem), &draw->drawn, error) &&
-         tl_run_set_arg (run, draw->kernel, 5, sizeof (cl_mem), &table_mem, error) &&
-         tl_run_set_arg (run, draw->kernel, 6, sizeof (cl_mem), &draw->missed, error) &&
-         tl_run_set_arg (run, draw->kernel, 7, sizeof (cl_int), &width, error) &&
-         tl_run_set_arg (run, draw->kernel, 10, sizeof (cl_uint), &mode, error) &&
-         tl_run_set_arg (run, draw->kernel, 11, sizeof (cl_uint), &style, error) &&
-         tl_run_set_arg (run, draw->kernel, 12, sizeof (cl_uint), &draw->n_colours, error) &&
-         tl_run_set_arg (run, draw->kernel, 13, sizeof (cl_uint), &groups, error) &&
-         tl_run_set_arg (run, draw->kernel, 14, sizeof (cl_uint), &k, error) &&
-         tl_run_set_arg (run, draw->kernel, 15, sizeof (cl_uint), &outline, error) &&
-         tl_run_set_arg (run, draw->kernel, 16, sizeof (cl_uint), &with_image, error) &&
-         tl_run_set_arg (run, draw->kernel, 17, sizeof (cl_float), &opacity, error) &&
-         tl_run_set_arg (run, draw->kernel, 18, sizeof (cl_float), &hatch, error);
+  return tl_run_set_arg (run, draw->kernel, TL_ARG_THREAD_DRAW_COLOURS,
+                         sizeof (cl_mem), &colour_mem, error) &&
+         tl_run_set_arg (run, draw->kernel, TL_ARG_THREAD_DRAW_IN,
+                         sizeof (cl_mem), &draw->image, error) &&
+         tl_run_set_arg (run, draw->kernel, TL_ARG_THREAD_DRAW_OUT,
+                         sizeof (cl_mem), &draw->drawn, error) &&
+         tl_run_set_arg (run, draw->kernel, TL_ARG_THREAD_DRAW_CODEC,
+                         sizeof (cl_mem), &table_mem, error) &&
+         tl_run_set_arg (run, draw->kernel, TL_ARG_THREAD_DRAW_MISSED,
+                         sizeof (cl_mem), &draw->missed, error) &&
+         tl_run_set_arg (run, draw->kernel, TL_ARG_THREAD_DRAW_WIDTH,
+                         sizeof (cl_int), &width, error) &&
+         tl_run_set_arg (run, draw->kernel, TL_ARG_THREAD_DRAW_MODE,
+                         sizeof (cl_uint), &mode, error) &&
+         tl_run_set_arg (run, draw->kernel, TL_ARG_THREAD_DRAW_STYLE,
+                         sizeof (cl_uint), &style, error) &&
+         tl_run_set_arg (run, draw->kernel, TL_ARG_THREAD_DRAW_N_COLOURS,
+                         sizeof (cl_uint), &draw->n_colours, error) &&
+         tl_run_set_arg (run, draw->kernel, TL_ARG_THREAD_DRAW_GROUP_COUNT,
+                         sizeof (cl_uint), &groups, error) &&
+         tl_run_set_arg (run, draw->kernel, TL_ARG_THREAD_DRAW_PIXELS_PER_ITEM,
+                         sizeof (cl_uint), &k, error) &&
+         tl_run_set_arg (run, draw->kernel, TL_ARG_THREAD_DRAW_OUTLINE,
+                         sizeof (cl_uint), &outline, error) &&
+         tl_run_set_arg (run, draw->kernel, TL_ARG_THREAD_DRAW_WITH_IMAGE,
+                         sizeof (cl_uint), &with_image, error) &&
+         tl_run_set_arg (run, draw->kernel, TL_ARG_THREAD_DRAW_OPACITY,
+                         sizeof (cl_float), &opacity, error) &&
+         tl_run_set_arg (run, draw->kernel, TL_ARG_THREAD_DRAW_HATCH_ALPHA,
+                         sizeof (cl_float), &hatch, error);
 }
 
 /* A 2-D launch over WIDTH x ROWS in groups of 16 x 16 where the kernel
@@ -209,10 +225,14 @@ tl_overlay_draw_window (TlRun              *run,
   if ((draw->in &&
        ! tl_overlay_draw_copy (run, draw->image, TRUE, size,
                                (gpointer) (draw->in + offset), error)) ||
-      ! tl_run_set_arg (run, draw->kernel, 0, sizeof (cl_mem), &window, error) ||
-      ! tl_run_set_arg (run, draw->kernel, 1, sizeof (cl_mem), &groups, error) ||
-      ! tl_run_set_arg (run, draw->kernel, 8, sizeof (cl_int), &row_count, error) ||
-      ! tl_run_set_arg (run, draw->kernel, 9, sizeof (cl_int), &row_base, error) ||
+      ! tl_run_set_arg (run, draw->kernel, TL_ARG_THREAD_DRAW_MAP,
+                        sizeof (cl_mem), &window, error) ||
+      ! tl_run_set_arg (run, draw->kernel, TL_ARG_THREAD_DRAW_GROUPS,
+                        sizeof (cl_mem), &groups, error) ||
+      ! tl_run_set_arg (run, draw->kernel, TL_ARG_THREAD_DRAW_ROWS,
+                        sizeof (cl_int), &row_count, error) ||
+      ! tl_run_set_arg (run, draw->kernel, TL_ARG_THREAD_DRAW_ROW_BASE,
+                        sizeof (cl_int), &row_base, error) ||
       ! tl_overlay_draw_launch (run, draw->kernel, width, rows, error) ||
       ! tl_overlay_draw_copy (run, draw->missed, FALSE, sizeof (missed), missed,
                               error))

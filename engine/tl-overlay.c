@@ -10,6 +10,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "kernels/tl-args.h"
 #include "tl-alloc.h"
 #include "tl-error.h"
 #include "tl-fault.h"
@@ -57,10 +58,10 @@ tl_overlay_map_new (const TlPlan *plan,
                     GError      **error)
 {
   TlOverlayMap *map    = g_new0 (TlOverlayMap, 1);
-  gsize         pixels = (gsize) plan->width * plan->height;
+  gsize         pixels = 0;
 
   map->plan   = *plan;
-  if (with_pixels)
+  if (with_pixels && tl_alloc_mul (plan->width, plan->height, &pixels, error))
     map->pixels = tl_alloc_n (pixels, TL_OVERLAY_PIXEL_WORDS * sizeof (guint32),
                               error);
   map->groups = map->pixels || ! with_pixels ?
@@ -318,11 +319,16 @@ tl_overlay_run_windows (TlContext          *context,
   if (info == NULL)
     return NULL;
 
-  if (! tl_run_set_arg (run, kernel, 0, sizeof (cl_mem), &pixels, error) ||
-      ! tl_run_set_arg (run, kernel, 1, sizeof (cl_mem), &groups, error) ||
-      ! tl_run_set_arg (run, kernel, 2, sizeof (cl_mem), &info, error) ||
-      ! tl_run_set_arg (run, kernel, 4, sizeof (cl_uint), &p, error) ||
-      ! tl_run_set_arg (run, kernel, 5, sizeof (cl_int), &window_rows, error))
+  if (! tl_run_set_arg (run, kernel, TL_ARG_THREAD_MAP_PIXELS, sizeof (cl_mem),
+                        &pixels, error) ||
+      ! tl_run_set_arg (run, kernel, TL_ARG_THREAD_MAP_GROUPS, sizeof (cl_mem),
+                        &groups, error) ||
+      ! tl_run_set_arg (run, kernel, TL_ARG_THREAD_MAP_INFO, sizeof (cl_mem),
+                        &info, error) ||
+      ! tl_run_set_arg (run, kernel, TL_ARG_THREAD_MAP_SIMD_WIDTH,
+                        sizeof (cl_uint), &p, error) ||
+      ! tl_run_set_arg (run, kernel, TL_ARG_THREAD_MAP_WINDOW_ROWS,
+                        sizeof (cl_int), &window_rows, error))
     return NULL;
 
   for (row = 0; row < (gint) plan->height; row += window_rows)
@@ -332,8 +338,9 @@ tl_overlay_run_windows (TlContext          *context,
 
       tl_run_set_row_base (run, row);
       if (! tl_overlay_clear_window (run, pixels, rows * row_size, error) ||
-          ! tl_run_set_arg (run, kernel, 6, sizeof (cl_uint), &record, error) ||
-          ! tl_run_enqueue (run, kernel, 3, error))
+          ! tl_run_set_arg (run, kernel, TL_ARG_THREAD_MAP_RECORD_GROUPS,
+                            sizeof (cl_uint), &record, error) ||
+          ! tl_run_enqueue (run, kernel, TL_ARG_THREAD_MAP_D, error))
         return NULL;
 
       /* The groups are whole after the first window. */

@@ -459,7 +459,7 @@ tl_process_read_area (GeglBuffer          *source,
                       GeglRectangle       *area,
                       GError             **error)
 {
-  gsize    pixel_size;
+  gsize    pixel_size, n_pixels;
   gpointer pixels;
 
   g_return_val_if_fail (GEGL_IS_BUFFER (source) && region != NULL, NULL);
@@ -467,9 +467,10 @@ tl_process_read_area (GeglBuffer          *source,
 
   tl_process_grow (source, region, halo, area);
   pixel_size = babl_format_get_bytes_per_pixel (format);
+  if (! tl_alloc_mul (area->width, area->height, &n_pixels, error))
+    return NULL;
   /* At a page's start, as the tiles' blocks. */
-  pixels = tl_alloc_pages_n ((gsize) area->width * area->height, pixel_size,
-                             error);
+  pixels = tl_alloc_pages_n (n_pixels, pixel_size, error);
   if (pixels &&
       ! tl_process_copy (source, area, format, pixels,
                          area->width * pixel_size, FALSE, error))

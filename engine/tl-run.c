@@ -8,6 +8,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "kernels/tl-args.h"
 #include "tl-error.h"
 #include "tl-fault.h"
 #include "tl-run-private.h"
@@ -99,9 +100,10 @@ tl_run_input_floats (TlRun        *run,
   floats = tl_run_new_scratch (run, error);
   kernel = floats ? tl_run_get_kernel (run, decode_kernel, error) : NULL;
   if (kernel == NULL ||
-      ! tl_run_set_arg (run, kernel, 0, sizeof (cl_mem), &in, error) ||
-      ! tl_run_set_arg (run, kernel, 1, sizeof (cl_mem), &floats, error) ||
-      ! tl_run_enqueue (run, kernel, 2, error))
+      ! tl_run_set_arg (run, kernel, TL_ARG_IN, sizeof (cl_mem), &in, error) ||
+      ! tl_run_set_arg (run, kernel, TL_ARG_OUT, sizeof (cl_mem), &floats,
+                        error) ||
+      ! tl_run_enqueue (run, kernel, TL_ARG_DISPATCH, error))
     return NULL;
   return floats;
 }
@@ -291,6 +293,8 @@ tl_run_set_row_base (TlRun *run,
  * receives each launch's TlDispatch and, in a filter's kernels, the next
  * argument the codec's table (kernels/tl-pixel.h).
  */
+G_STATIC_ASSERT (TL_ARG_CODEC == TL_ARG_DISPATCH + 1);
+
 gboolean
 tl_run_enqueue_plan (TlRun        *run,
                      cl_kernel     kernel,

@@ -34,6 +34,12 @@ typedef struct
   cl_int row_base;
 } TlDispatch;
 
+/* Runs FILTER with VALUES on PIXELS (in to out) on CONTEXT's device,
+ * under the dispatch CHOICE asks for.  PLAN (or NULL) gets the plan that
+ * ran, TIMES (or NULL) the upload, kernel and download times.  FALSE
+ * with ERROR when it cannot be planned or the device fails (PIXELS' out
+ * may then be partly written).
+ */
 gboolean          tl_run_filter          (TlContext       *context,
                                           const TlFilter  *filter,
                                           const TlValue   *values,
@@ -69,6 +75,9 @@ typedef struct
   gpointer      data;
 } TlRunBands;
 
+/* As tl_run_filter (), with PIXELS' memory filled and drained band by
+ * band as BANDS says (NULL: all at once, as tl_run_filter ()).
+ */
 gboolean          tl_run_filter_banded   (TlContext        *context,
                                           const TlFilter   *filter,
                                           const TlValue    *values,
@@ -78,6 +87,10 @@ gboolean          tl_run_filter_banded   (TlContext        *context,
                                           TlPlan           *plan,
                                           TlRunTimes       *times,
                                           GError          **error);
+/* For benchmarks: PIXELS uploaded once, FILTER run REPEATS times,
+ * SAMPLES (REPEATS of them) gets each run's kernel time in ms, PLAN (or
+ * NULL) the plan; the last result is read back into PIXELS' out.
+ */
 gboolean          tl_run_filter_repeated (TlContext       *context,
                                           const TlFilter  *filter,
                                           const TlValue   *values,
@@ -98,6 +111,10 @@ typedef struct
   GArray *samples;               /* gdouble ms: its launches summed, a pass each */
 } TlKernelTimes;
 
+/* For benchmarks: as tl_run_filter_repeated (), the time split by step
+ * of the filter: an array of TlKernelTimes (one a kernel's launches under
+ * one plan, in order), or NULL with ERROR.  Free with g_array_unref ().
+ */
 GArray           *tl_run_filter_kernels  (TlContext       *context,
                                           const TlFilter  *filter,
                                           const TlValue   *values,
@@ -105,8 +122,18 @@ GArray           *tl_run_filter_kernels  (TlContext       *context,
                                           const TlPixels  *pixels,
                                           guint            repeats,
                                           GError         **error);
+/* The name of FILTER's program for pixels stored as CODEC says (NULL:
+ * floats), as tl_context_get_kernel () takes it:
+ * "tone:tl_sepia@u8+trc".  Free with g_free ().
+ */
 gchar            *tl_run_program_name    (const TlFilter  *filter,
                                           const TlCodec   *codec);
+/* The plan FILTER's kernels would run under for CHOICE over WIDTH x
+ * HEIGHT pixels stored as CODEC says (NULL: floats), into PLAN; LIMITS
+ * gets the device's and the kernels' limits it was made within.  "auto"
+ * takes a tuned shape where one is stored.  FALSE with ERROR when the
+ * program does not build or CHOICE cannot be planned.
+ */
 gboolean          tl_run_plan_filter     (TlContext       *context,
                                           const TlFilter  *filter,
                                           const TlCodec   *codec,
@@ -120,68 +147,136 @@ gboolean          tl_run_plan_filter     (TlContext       *context,
 /* Timing many choices on one upload (tl-tune.c's search). */
 typedef struct _TlRunTimer TlRunTimer;
 
+/* A timer of FILTER with VALUES (kept, not copied) on PIXELS, which go
+ * to CONTEXT's device now, once; NULL with ERROR.
+ */
 TlRunTimer       *tl_run_timer_new       (TlContext       *context,
                                           const TlFilter  *filter,
                                           const TlValue   *values,
                                           const TlPixels  *pixels,
                                           GError         **error);
+/* One pass of the timer's filter under CHOICE: its kernel time in MS
+ * and, when PLAN is given, the plan it ran.  FALSE with ERROR when CHOICE
+ * cannot be planned or the device fails.
+ */
 gboolean          tl_run_timer_time      (TlRunTimer      *timer,
                                           const TlChoice  *choice,
                                           gdouble         *ms,
                                           TlPlan          *plan,
                                           GError         **error);
+/* Waits for TIMER's commands and frees it and its buffers (NULL: nothing). */
 void              tl_run_timer_free      (TlRunTimer      *timer);
 
 /* For kernels outside the filter registry (the overlay). */
+
+/* A run of PROGRAM's kernels ("overlay", a name as tl_context_get_kernel
+ * () takes) on CONTEXT under PLAN, with no buffers yet: tl_run_new_buffer () makes
+ * them.  Free with tl_run_free ().
+ */
 TlRun            *tl_run_new             (TlContext       *context,
                                           const gchar     *program,
                                           const TlPlan    *plan);
+/* ROW_BASE: the first pixel row that the output buffer of RUN's next
+ * launches holds (TlDispatch's row_base), for a map drawn a window of
+ * rows at a time.
+ */
 void              tl_run_set_row_base    (TlRun           *run,
                                           gint             row_base);
+/* Waits for RUN's commands, then releases its buffers and frees it
+ * (NULL: nothing).
+ */
 void              tl_run_free            (TlRun           *run);
 
 /* For filters' run_cl, and runs of tl_run_new (). */
+
+/* RUN's context, plan and pixels, and the device buffers of its pixels
+ * in and out, in their storage: all owned by RUN (pixels and buffers
+ * NULL in a run of tl_run_new ()).
+ */
 TlContext        *tl_run_get_context     (TlRun           *run);
 const TlPlan     *tl_run_get_plan        (TlRun           *run);
 const TlPixels   *tl_run_get_pixels      (TlRun           *run);
 cl_mem            tl_run_get_input       (TlRun           *run);
 cl_mem            tl_run_get_output      (TlRun           *run);
+/* A device buffer of SIZE bytes with FLAGS, filled from DATA (or NULL),
+ * owned by RUN; NULL with ERROR, TL_ERROR_LIMIT where SIZE is over the
+ * device's largest buffer.
+ */
 cl_mem            tl_run_new_buffer      (TlRun           *run,
                                           cl_mem_flags     flags,
                                           gsize            size,
                                           const void      *data,
                                           GError         **error);
+/* A buffer of 4 floats a pixel the size of RUN's pixels, owned by RUN,
+ * for an image between two passes; NULL with ERROR.
+ */
 cl_mem            tl_run_new_scratch     (TlRun           *run,
                                           GError         **error);
+/* RUN's input as 4 floats a pixel: the input buffer itself in float
+ * storage, else a scratch buffer that DECODE_KERNEL (a TL_DECODE_KERNEL
+ * of the filter's program) decodes it into, enqueued now; NULL with
+ * ERROR.
+ */
 cl_mem            tl_run_input_floats    (TlRun           *run,
                                           const gchar     *decode_kernel,
                                           GError         **error);
+/* The bytes of one pixel in RUN's storage. */
 gsize             tl_run_pixel_size      (TlRun           *run);
+/* KERNEL_NAME of RUN's program (built on first use; a kernel the
+ * filter only falls back on in a program of its own), owned by the
+ * context: do not release it.  NULL with ERROR when the build fails.
+ */
 cl_kernel         tl_run_get_kernel      (TlRun           *run,
                                           const gchar     *kernel_name,
                                           GError         **error);
+/* As tl_run_get_kernel (), from the program built with one more variant
+ * token EXTRA (NULL: none), which the kernels' source defines.
+ */
 cl_kernel         tl_run_get_kernel_variant (TlRun         *run,
                                              const gchar   *kernel_name,
                                              const gchar   *extra,
                                              GError       **error);
+/* BYTES, where a group of RUN's plan can have that much local memory
+ * for KERNEL beside what the kernel itself uses; 0 where it cannot (it
+ * does not fit, or the driver picks the group's shape).
+ */
 gsize             tl_run_local_fits      (TlRun           *run,
                                           cl_kernel        kernel,
                                           gsize            bytes);
+/* Argument INDEX of KERNEL (a slot kernels/tl-args.h names) set to SIZE
+ * bytes at VALUE, as clSetKernelArg () takes them (VALUE NULL: SIZE
+ * bytes of local memory).  FALSE with ERROR naming the argument.
+ */
 gboolean          tl_run_set_arg         (TlRun           *run,
                                           cl_kernel        kernel,
                                           guint            index,
                                           gsize            size,
                                           const void      *value,
                                           GError         **error);
+/* Enqueues KERNEL over RUN's pixels, every launch of RUN's plan: its
+ * argument DISPATCH_ARG (TL_ARG_DISPATCH in a filter's kernels) gets each
+ * launch's TlDispatch and, in a filter's kernels, DISPATCH_ARG + 1 the
+ * codec's table.  FALSE with ERROR when a
+ * launch is refused.
+ */
 gboolean          tl_run_enqueue         (TlRun           *run,
                                           cl_kernel        kernel,
                                           guint            dispatch_arg,
                                           GError         **error);
+/* As tl_run_enqueue (), for a pass of LINES work-items, one a whole
+ * line, in one row of groups under the plan's mode: the kernel's
+ * dispatch then counts lines, not pixels.
+ */
 gboolean          tl_run_enqueue_lines   (TlRun           *run,
                                           cl_kernel        kernel,
                                           guint            dispatch_arg,
                                           guint            lines,
                                           GError         **error);
+/* As tl_run_enqueue_lines (), for a kernel whose items each keep
+ * ITEM_BYTES of local memory: the groups are narrowed until it fits, and
+ * argument LOCAL_ARG gets the group's share.  FALSE with ERROR
+ * (TL_ERROR_LIMIT) where one item's does not fit.
+ */
 gboolean          tl_run_enqueue_lines_local
                                          (TlRun           *run,
                                           cl_kernel        kernel,
@@ -190,6 +285,10 @@ gboolean          tl_run_enqueue_lines_local
                                           guint            local_arg,
                                           gsize            item_bytes,
                                           GError         **error);
+/* As tl_run_enqueue (), for UNITS groups in one row, each at least ITEMS
+ * wide where the device allows (kernels whose group shares a line in
+ * local memory); the kernel's dispatch counts items.
+ */
 gboolean          tl_run_enqueue_line_groups
                                          (TlRun           *run,
                                           cl_kernel        kernel,

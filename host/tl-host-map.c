@@ -101,6 +101,7 @@ tl_host_draw_map (TlContext            *context,
   TlLimits                limits;
   TlPlan                  plan;
   GeglRectangle           area;
+  gsize                   n_pixels, bytes;
 
   if (! tl_host_plan_map (context, settings, filter, codec, region->width,
                           region->height, &mode, &style, &limits, &plan, error))
@@ -129,20 +130,22 @@ tl_host_draw_map (TlContext            *context,
                          area.width * pixel_size, GEGL_ABYSS_NONE);
     }
 
+  /* Counted first: a wrapped size would take too small a staging block. */
+  if (! tl_alloc_mul (region->width, region->height, &n_pixels, error) ||
+      ! tl_alloc_mul (n_pixels, tl_codec_get_pixel_size (pixel), &bytes, error))
+    return FALSE;
+
   overlay->area   = *region;
   overlay->format = tl_codec_get_format (pixel);
   /* A GPU's pinned memory where it has some: the drawn map comes back by
    * DMA, into pages already mapped (tl-cl-staging.c).
    */
-  overlay->pixels = tl_context_take_staging (context, TL_STAGING_OUTPUT,
-                                             (gsize) region->width *
-                                             region->height *
-                                             tl_codec_get_pixel_size (pixel));
+  overlay->pixels = tl_context_take_staging (context, TL_STAGING_OUTPUT, bytes);
   if (overlay->pixels)
     overlay->staged = context;
   else
-    overlay->pixels = tl_alloc_n ((gsize) region->width * region->height,
-                                  tl_codec_get_pixel_size (pixel), error);
+    overlay->pixels = tl_alloc_n (n_pixels, tl_codec_get_pixel_size (pixel),
+                                  error);
   if (overlay->pixels == NULL)
     return FALSE;
   map = tl_overlay_draw (context, &plan, limits.simd_width, mode, style,

@@ -689,7 +689,8 @@ tl_host_read_pixels (const TlHostSettings *settings,
                      TlPixels             *pixels,
                      GError              **error)
 {
-  gpointer in, out;
+  gpointer in, out = NULL;
+  gsize    n_pixels;
 
   *codec = tl_codec_new (gegl_buffer_get_format (source), filter->format, error);
   if (*codec == NULL)
@@ -697,8 +698,8 @@ tl_host_read_pixels (const TlHostSettings *settings,
 
   in = tl_process_read_area (source, region, tl_filter_halo (filter, settings->values),
                           tl_codec_get_format (*codec), area, error);
-  out = in ? tl_alloc_n ((gsize) area->width * area->height,
-                         tl_codec_get_pixel_size (*codec), error) : NULL;
+  if (in && tl_alloc_mul (area->width, area->height, &n_pixels, error))
+    out = tl_alloc_n (n_pixels, tl_codec_get_pixel_size (*codec), error);
   if (out == NULL)
     {
       g_free (in);

@@ -160,41 +160,98 @@ typedef struct
                                   gpointer             layer);
 } TlHostGimp;
 
+/* The overlay argument's values ("none", then the modes) and the
+ * overlay-style's, NULL-terminated: TlHostSettings' overlay and
+ * overlay_style index them.
+ */
 extern const gchar *tl_host_overlay_names[];
 extern const gchar *tl_host_overlay_style_names[];
 
 /* FILTER NULL stands for the thread-map procedure throughout. */
+
+/* Every procedure's name, the registry's filters then the thread map;
+ * free with g_strfreev ().
+ */
 gchar          **tl_host_procedure_names  (void);
+/* Whether PROCEDURE (or NULL) is the thread-map procedure's name. */
 gboolean         tl_host_is_thread_map    (const gchar          *procedure);
 
+/* FILTER's procedure name, "plug-in-threadlens-FILTER"; free with
+ * g_free ().
+ */
 gchar           *tl_host_procedure_name   (const TlFilter       *filter);
+/* The filter PROCEDURE runs, or NULL with ERROR when it names none (the
+ * thread map's included: it runs no filter).
+ */
 const TlFilter  *tl_host_filter_for_procedure (const gchar      *procedure,
                                            GError              **error);
+/* FILTER's menu label, marked for translation but not translated (GIMP
+ * translates menu labels itself); free with g_free ().
+ */
 gchar           *tl_host_menu_label       (const TlFilter       *filter);
 gchar           *tl_host_filter_title     (const TlFilter       *filter);
 
+/* FILTER's procedure arguments after run-mode, image and drawable(s):
+ * its parameters in registry order, then the dispatch and overlay ones;
+ * N_ARGS gets how many.  NULL-name-terminated; free with
+ * tl_host_arguments_free ().
+ */
 TlHostArg       *tl_host_arguments        (const TlFilter       *filter,
                                            guint                *n_args);
+/* threadlens:thread-map's properties: the thread-map procedure's
+ * arguments, then TL_HOST_MAP_FILTER_ARG; as tl_host_arguments ().
+ */
 TlHostArg       *tl_host_map_operation_arguments (guint         *n_args);
+/* Frees ARGS (NULL: nothing) from either function above. */
 void             tl_host_arguments_free   (TlHostArg            *args);
 
+/* SETTINGS set to FILTER's defaults and the default dispatch: automatic
+ * shape, uniform mode, no overlay for a filter (the thread map: the
+ * work-group map).
+ */
 void             tl_host_settings_init    (TlHostSettings       *settings,
                                            const TlFilter       *filter);
+/* SETTINGS from VALUES, N_VALUES of them, one per argument of
+ * tl_host_arguments (FILTER) in order, each checked and then all
+ * together.  FALSE with ERROR naming the value that cannot run;
+ * SETTINGS is changed only on success.
+ */
 gboolean         tl_host_settings_from_values (TlHostSettings   *settings,
                                            const TlFilter       *filter,
                                            const TlHostValue    *values,
                                            guint                 n_values,
                                            GError              **error);
+/* The inverse: VALUES (one per argument of tl_host_arguments (FILTER))
+ * from SETTINGS.  Their strings belong to the returned array: keep it
+ * while VALUES is used, then free it with g_ptr_array_unref ().
+ */
 GPtrArray       *tl_host_settings_to_values (const TlHostSettings *settings,
                                            const TlFilter       *filter,
                                            TlHostValue          *values);
+/* The engine's dispatch CHOICE from SETTINGS; FALSE with ERROR when the
+ * shape is not a valid one.
+ */
 gboolean         tl_host_settings_to_choice (const TlHostSettings *settings,
                                            TlChoice             *choice,
                                            GError              **error);
 
+/* No OpenCL in this process from now on, for WHY (the GEGL module, when
+ * the platforms' probe failed): runs take the C references, WHY in their
+ * message.
+ */
 void             tl_host_set_opencl_off   (const gchar          *why);
+/* The OpenCL context of SETTINGS' device (empty: the default), kept for
+ * the life of the process and owned there: do not free it.  NULL with
+ * ERROR where there is none (TL_ERROR_NO_PLATFORM: no OpenCL at all).
+ */
 TlContext       *tl_host_get_context      (const TlHostSettings *settings,
                                            GError              **error);
+/* CONTEXT gets the context for SETTINGS' device, or NULL where there is
+ * no OpenCL platform at all: FILTER then runs its C reference and
+ * WARNING (when given; free with g_free ()) says so, unless NEED_DEVICE
+ * (a thread map), which makes that an error.  FALSE with ERROR for every
+ * other failure.
+ */
 gboolean         tl_host_open_device      (const TlHostSettings *settings,
                                            const TlFilter       *filter,
                                            gboolean              need_device,
@@ -202,6 +259,11 @@ gboolean         tl_host_open_device      (const TlHostSettings *settings,
                                            gchar               **warning,
                                            GError              **error);
 
+/* The thread-map procedure: OVERLAY (empty; the caller clears it with
+ * tl_host_overlay_clear ()) gets the map of the overlay kernel's own
+ * dispatch over REGION of SOURCE, which stays as it is.  PROGRESS (or
+ * NULL) gets PROGRESS_DATA.  FALSE with ERROR, nothing in OVERLAY.
+ */
 gboolean         tl_host_thread_map       (const TlHostSettings *settings,
                                            GeglBuffer           *source,
                                            const GeglRectangle  *region,
@@ -209,6 +271,9 @@ gboolean         tl_host_thread_map       (const TlHostSettings *settings,
                                            gpointer              progress_data,
                                            TlHostOverlay        *overlay,
                                            GError              **error);
+/* As tl_host_thread_map (), the map of the dispatch that runs FILTER's
+ * kernels (NULL: the overlay kernel's own).
+ */
 gboolean         tl_host_thread_map_for   (const TlHostSettings *settings,
                                            const TlFilter       *filter,
                                            GeglBuffer           *source,
@@ -217,12 +282,26 @@ gboolean         tl_host_thread_map_for   (const TlHostSettings *settings,
                                            gpointer              progress_data,
                                            TlHostOverlay        *overlay,
                                            GError              **error);
+/* The title (the new layer's name) of the thread map of FILTER (NULL:
+ * the overlay kernel's own) over AREA of SOURCE, without drawing it,
+ * after the same checks of the settings and device; only SOURCE's format
+ * is read.  Free with g_free (); NULL with ERROR.
+ */
 gchar           *tl_host_thread_map_title (const TlHostSettings *settings,
                                            const TlFilter       *filter,
                                            GeglBuffer           *source,
                                            const GeglRectangle  *area,
                                            GError              **error);
+/* Frees what OVERLAY holds (its pixels back to the context's staging
+ * memory where they came from there) and empties it.
+ */
 void             tl_host_overlay_clear    (TlHostOverlay        *overlay);
+/* The search behind "auto" for FILTER on REGION of SOURCE as it would
+ * run (the layer's storage, SETTINGS' device, mode and values), within
+ * BUDGET_S seconds; PROGRESS (or NULL) gets PROGRESS_DATA and may cancel.
+ * TUNING gets the best choice, which is also stored on disk for later
+ * runs.  FALSE with ERROR.
+ */
 gboolean         tl_host_tune             (const TlHostSettings *settings,
                                            const TlFilter       *filter,
                                            GeglBuffer           *source,
@@ -233,6 +312,13 @@ gboolean         tl_host_tune             (const TlHostSettings *settings,
                                            TlTuning             *tuning,
                                            GError              **error);
 
+/* Runs FILTER (NULL: the thread map alone) in SETTINGS on DRAWABLE of
+ * IMAGE (the host's handles; GIMP's calls in GIMP) the way GIMP's own
+ * filters run: on the selection's bounds, in GIMP's process where GIMP
+ * has run_operation and the module is loaded, else through the shadow
+ * buffer; with the overlay layer if asked; as one undo step.  FALSE with
+ * ERROR, the image as it was.
+ */
 gboolean         tl_host_apply            (const TlHostGimp     *gimp,
                                            const TlFilter       *filter,
                                            const TlHostSettings *settings,
@@ -240,6 +326,14 @@ gboolean         tl_host_apply            (const TlHostGimp     *gimp,
                                            gpointer              drawable,
                                            GError              **error);
 
+/* Filters REGION of SOURCE into the same place of TARGET (not SOURCE),
+ * in tiles where it is big, the halo read from SOURCE.  PROGRESS (or
+ * NULL) gets PROGRESS_DATA.  With an overlay in SETTINGS and OVERLAY
+ * given, OVERLAY gets the thread map of the same dispatch.  With no
+ * OpenCL platform at all the C reference runs, and WARNING (when given;
+ * free with g_free ()) says so.  FALSE with ERROR, TARGET then maybe
+ * partly written.
+ */
 gboolean         tl_host_process          (const TlHostSettings *settings,
                                            const TlFilter       *filter,
                                            GeglBuffer           *source,

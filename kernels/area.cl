@@ -116,6 +116,7 @@ tl_sobel_pixel (float4 smooth_left,
 }
 
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_area_sobel)
+/* Argument slots: tl-args.h. */
 kernel void
 tl_area_sobel (global const tl_pixel *in,
                global tl_pixel       *out,
@@ -225,6 +226,7 @@ tl_pixelize_span (int block,
 }
 
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_pixelize_rows)
+/* Argument slots: tl-args.h, TL_ARG_PIXELIZE_ROWS_*. */
 kernel void
 tl_pixelize_rows (global const tl_pixel *in,
                   global float4         *sums,
@@ -253,6 +255,7 @@ tl_pixelize_rows (global const tl_pixel *in,
 #endif
 
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_pixelize_means)
+/* Argument slots: tl-args.h, TL_ARG_PIXELIZE_MEANS_*. */
 kernel void
 tl_pixelize_means (global const float4 *sums,
                    global tl_pixel     *means,
@@ -284,6 +287,7 @@ tl_pixelize_means (global const float4 *sums,
 #endif
 
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_area_pixelize)
+/* Argument slots: tl-args.h, TL_ARG_AREA_PIXELIZE_*. */
 kernel void
 tl_area_pixelize (global const tl_pixel *means,
                   global tl_pixel       *out,

@@ -202,6 +202,7 @@ tl_convolve_h_sums (global const tl_pixel *in,
 }
 
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_convolve_h)
+/* Argument slots: tl-args.h, TL_ARG_CONVOLVE_*. */
 kernel void
 tl_convolve_h (global const tl_pixel *in,
                global float4         *out,
@@ -216,6 +217,7 @@ tl_convolve_h (global const tl_pixel *in,
 #endif
 
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_convolve_h_tiled)
+/* Argument slots: tl-args.h, TL_ARG_CONVOLVE_*. */
 kernel void
 tl_convolve_h_tiled (global const tl_pixel *in,
                      global float4         *out,
@@ -284,6 +286,7 @@ tl_convolve_v_store (global const float4 *in,
 }
 
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_convolve_v)
+/* Argument slots: tl-args.h, TL_ARG_CONVOLVE_*. */
 kernel void
 tl_convolve_v (global const float4 *in,
                global tl_pixel     *out,
@@ -298,6 +301,7 @@ tl_convolve_v (global const float4 *in,
 #endif
 
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_convolve_v_tiled)
+/* Argument slots: tl-args.h, TL_ARG_CONVOLVE_*. */
 kernel void
 tl_convolve_v_tiled (global const float4 *in,
                      global tl_pixel     *out,
@@ -365,6 +369,7 @@ tl_unsharp_store (global const float4   *blurred,
 }
 
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_unsharp_v)
+/* Argument slots: tl-args.h, TL_ARG_CONVOLVE_* and TL_ARG_UNSHARP_*. */
 kernel void
 tl_unsharp_v (global const float4   *blurred,
               global tl_pixel       *out,
@@ -382,6 +387,7 @@ tl_unsharp_v (global const float4   *blurred,
 #endif
 
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_unsharp_v_tiled)
+/* Argument slots: tl-args.h, TL_ARG_CONVOLVE_* and TL_ARG_UNSHARP_*. */
 kernel void
 tl_unsharp_v_tiled (global const float4   *blurred,
                     global tl_pixel       *out,
@@ -464,6 +470,7 @@ tl_convolve_block_fill (global const tl_pixel *in,
 }
 
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_convolve_2d)
+/* Argument slots: tl-args.h, TL_ARG_CONVOLVE_*. */
 kernel void
 tl_convolve_2d (global const tl_pixel *in,
                 global tl_pixel       *out,
@@ -497,6 +504,7 @@ tl_convolve_2d (global const tl_pixel *in,
  * kernels take the same arguments.
  */
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_unsharp_2d)
+/* Argument slots: tl-args.h, TL_ARG_CONVOLVE_* and TL_ARG_UNSHARP_*. */
 kernel void
 tl_unsharp_2d (global const tl_pixel *source,
                global tl_pixel       *out,
@@ -777,6 +785,7 @@ tl_scratch_round (float4 v)
   while (0)
 
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_recursive_rows)
+/* Argument slots: tl-args.h, TL_ARG_RECURSIVE_*. */
 kernel void
 tl_recursive_rows (global const tl_pixel *in,
                    global tl_scratch     *scratch,
@@ -794,6 +803,7 @@ tl_recursive_rows (global const tl_pixel *in,
 
 /* Four columns an item, from the scratch image into the storage. */
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_recursive_columns)
+/* Argument slots: tl-args.h, TL_ARG_RECURSIVE_*. */
 kernel void
 tl_recursive_columns (global tl_scratch  *scratch,
                       global tl_pixel    *out,
@@ -823,6 +833,7 @@ tl_recursive_columns (global tl_scratch  *scratch,
  * there (unsharp-mask's): IN may be OUT.
  */
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_recursive_lines)
+/* Argument slots: tl-args.h, TL_ARG_RECURSIVE_*. */
 kernel void
 tl_recursive_lines (global const tl_scratch *in,
                     global tl_scratch       *out,
@@ -850,6 +861,7 @@ tl_recursive_lines (global const tl_scratch *in,
  * OUT.
  */
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_recursive_channels)
+/* Argument slots: tl-args.h, TL_ARG_RECURSIVE_*. */
 kernel void
 tl_recursive_channels (global const tl_scratch *in,
                        global tl_scratch       *out,
@@ -1048,6 +1060,7 @@ tl_recursive_run (local tl_scratch *line,
  * image (PITCH pixels from one row's start to the next's).
  */
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_recursive_group_rows)
+/* Argument slots: tl-args.h, TL_ARG_RECURSIVE_* and TL_ARG_GROUP_ROWS_*. */
 kernel void
 tl_recursive_group_rows (global const tl_pixel *in,
                          global tl_scratch     *out,
@@ -1209,6 +1222,7 @@ tl_recursive_group_rows (global const tl_pixel *in,
   while (0)
 
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_recursive_decode)
+/* Argument slots: tl-args.h. */
 kernel void
 tl_recursive_decode (global const tl_pixel *in,
                      global tl_scratch     *out,
@@ -1220,6 +1234,7 @@ tl_recursive_decode (global const tl_pixel *in,
 #endif
 
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_recursive_store)
+/* Argument slots: tl-args.h. */
 kernel void
 tl_recursive_store (global const tl_scratch *in,
                     global tl_pixel         *out,
@@ -1234,6 +1249,7 @@ tl_recursive_store (global const tl_scratch *in,
  * BLURRED, the scratch image, into OUT, under the plan.
  */
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_unsharp_combine)
+/* Argument slots: tl-args.h, TL_ARG_UNSHARP_COMBINE_*. */
 kernel void
 tl_unsharp_combine (global const tl_pixel   *in,
                     global tl_pixel         *out,
@@ -1277,6 +1293,7 @@ tl_convolve_v_keep (global const float4 *in,
 }
 
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_convolve_v_scratch)
+/* Argument slots: tl-args.h, TL_ARG_CONVOLVE_*. */
 kernel void
 tl_convolve_v_scratch (global const float4 *in,
                        global tl_scratch   *out,
@@ -1291,6 +1308,7 @@ tl_convolve_v_scratch (global const float4 *in,
 #endif
 
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_convolve_v_scratch_tiled)
+/* Argument slots: tl-args.h, TL_ARG_CONVOLVE_*. */
 kernel void
 tl_convolve_v_scratch_tiled (global const float4 *in,
                              global tl_scratch   *out,
@@ -1311,6 +1329,7 @@ tl_convolve_v_scratch_tiled (global const float4 *in,
  * takes them.
  */
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_dog_combine)
+/* Argument slots: tl-args.h, TL_ARG_DOG_COMBINE_*. */
 kernel void
 tl_dog_combine (global const tl_pixel   *in,
                 global tl_pixel         *out,
@@ -1376,6 +1395,7 @@ tl_high_pass_pixel (float4 v,
 }
 
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_high_pass_combine)
+/* Argument slots: tl-args.h, TL_ARG_HIGH_PASS_COMBINE_*. */
 kernel void
 tl_high_pass_combine (global const tl_pixel   *in,
                       global tl_pixel         *out,
@@ -1524,6 +1544,7 @@ tl_box_units (long4 sum)
 
 /* Rows, from the storage into the scratch image. */
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_box_rows)
+/* Argument slots: tl-args.h, TL_ARG_BOX_*. */
 kernel void
 tl_box_rows (global const tl_pixel *in,
              global float4         *out,
@@ -1543,6 +1564,7 @@ tl_box_rows (global const tl_pixel *in,
 
 /* Columns, from the scratch image into the storage. */
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_box_columns)
+/* Argument slots: tl-args.h, TL_ARG_BOX_*. */
 kernel void
 tl_box_columns (global const float4 *in,
                 global tl_pixel     *out,

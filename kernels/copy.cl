@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+/* Argument slots: tl-args.h, TL_ARG_COPY_PASS_*. */
 kernel void
 tl_copy_pass (global const uint4 *in,
               global uint4       *out,

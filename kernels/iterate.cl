@@ -154,6 +154,7 @@ tl_noise_pixel (TlStencil s)
 }
 
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_padded_fill)
+/* Argument slots: tl-args.h, TL_ARG_PADDED_FILL_*. */
 kernel void
 tl_padded_fill (global const tl_pixel *in,
                 global float4         *padded,
@@ -179,6 +180,7 @@ tl_padded_fill (global const tl_pixel *in,
 /* FAMILY_step: one step over the padded image, its outer ring copied;
  * FAMILY_last: the last step, of the region's own pixels, into the
  * storage (or, with no steps, the padded image's copy of them).
+ * Argument slots: tl-args.h, TL_ARG_PADDED_STEP_* and TL_ARG_PADDED_LAST_*.
  */
 #define TL_PADDED_KERNELS(FAMILY, PIXEL)                                \
 kernel void                                                             \

@@ -23,6 +23,7 @@ TL_DECODE_KERNEL (tl_motion_decode)
  * fractions, the bilinear weights of the pixels to its right and below.
  */
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_motion_linear)
+/* Argument slots: tl-args.h, TL_ARG_MOTION_LINEAR_*. */
 kernel void
 tl_motion_linear (global const float4   *in,
                   global tl_pixel       *out,

@@ -30,6 +30,7 @@
 #pragma OPENCL EXTENSION cl_khr_subgroups : enable
 #endif
 
+/* Argument slots: tl-args.h, TL_ARG_THREAD_MAP_*. */
 kernel void
 tl_thread_map (global uint          *pixels,
                global uint          *groups,
@@ -152,6 +153,7 @@ tl_thread_map (global uint          *pixels,
 #define TL_DRAW_LAUNCH_ORDER 3u
 #define TL_DRAW_CHECKERBOARD 1u
 
+/* Argument slots: tl-args.h, TL_ARG_THREAD_DRAW_*. */
 kernel void
 tl_thread_draw (global const uint     *map,
                 global const uint     *groups,

@@ -16,6 +16,7 @@ tl_invert_pixel (float4 v)
 }
 
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_invert)
+/* Argument slots: tl-args.h. */
 kernel void
 tl_invert (global const tl_pixel *in,
            global tl_pixel       *out,
@@ -45,6 +46,7 @@ tl_color_matrix_pixel (float4  v,
 #define TL_COLOR_MATRIX(v) tl_color_matrix_pixel (v, m, offset)
 
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_color_matrix)
+/* Argument slots: tl-args.h, TL_ARG_COLOR_MATRIX_*. */
 kernel void
 tl_color_matrix (global const tl_pixel *in,
                  global tl_pixel       *out,

@@ -46,6 +46,7 @@ tl_smooth_colour_distance (float4 a,
  * the centre's, e^(-distance * preserve), on straight linear RGBA.
  */
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_bilateral)
+/* Argument slots: tl-args.h, TL_ARG_BILATERAL_*. */
 kernel void
 tl_bilateral (global const float4   *in,
               global tl_pixel       *out,
@@ -96,6 +97,7 @@ tl_bilateral (global const float4   *in,
  * centre's row and column (as GEGL counts them), averaged.
  */
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_snn_mean)
+/* Argument slots: tl-args.h, TL_ARG_SNN_MEAN_*. */
 kernel void
 tl_snn_mean (global const float4   *in,
              global tl_pixel       *out,

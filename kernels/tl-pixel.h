@@ -456,7 +456,8 @@ tl_floats_clamped (global const float4 *in,
 
 /* A pass that decodes the region into working floats, once, for kernels
  * that read each pixel many times (engine/tl-run.c,
- * tl_run_input_floats ()): defines kernel NAME under the plan.
+ * tl_run_input_floats ()): defines kernel NAME under the plan.  Argument
+ * slots: tl-args.h, the filter kernels' four.
  */
 #define TL_DECODE_KERNEL(NAME)                                          \
 kernel void                                                             \

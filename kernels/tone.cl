@@ -28,6 +28,7 @@ tl_brightness_contrast_pixel (float4 v,
 #define TL_BRIGHTNESS_CONTRAST(v) tl_brightness_contrast_pixel (v, contrast, brightness)
 
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_brightness_contrast)
+/* Argument slots: tl-args.h, TL_ARG_BRIGHTNESS_CONTRAST_*. */
 kernel void
 tl_brightness_contrast (global const tl_pixel *in,
                         global tl_pixel       *out,
@@ -65,6 +66,7 @@ tl_threshold_pixel (float4 v,
 #define TL_THRESHOLD(v) tl_threshold_pixel (v, level)
 
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_threshold)
+/* Argument slots: tl-args.h, TL_ARG_THRESHOLD_*. */
 kernel void
 tl_threshold (global const tl_pixel *in,
               global tl_pixel       *out,
@@ -98,6 +100,7 @@ tl_mono_mixer_pixel (float4 v,
 #define TL_MONO_MIXER(v) tl_mono_mixer_pixel (v, w)
 
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_mono_mixer)
+/* Argument slots: tl-args.h, TL_ARG_MONO_MIXER_*. */
 kernel void
 tl_mono_mixer (global const tl_pixel *in,
                global tl_pixel       *out,
@@ -127,6 +130,7 @@ tl_sepia_pixel (float4 v,
 #define TL_SEPIA(v) tl_sepia_pixel (v, r, g, b)
 
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_sepia)
+/* Argument slots: tl-args.h, TL_ARG_SEPIA_*. */
 kernel void
 tl_sepia (global const tl_pixel *in,
           global tl_pixel       *out,
@@ -175,6 +179,7 @@ tl_posterize_pixel (float4 v,
 #define TL_POSTERIZE(v) tl_posterize_pixel (v, levels, step)
 
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_posterize)
+/* Argument slots: tl-args.h, TL_ARG_POSTERIZE_*. */
 kernel void
 tl_posterize (global const tl_pixel *in,
               global tl_pixel       *out,
@@ -260,6 +265,7 @@ tl_code_table_word (uint                 word,
 #define TL_CODE_TABLE_PIXELS TL_SHORT_PIXELS (TL_CODE_TABLE)
 #endif
 
+/* Argument slots: tl-args.h, TL_ARG_CODE_TABLE_*. */
 kernel void
 tl_code_table (global const tl_pixel *in,
                global tl_pixel       *out,
@@ -308,6 +314,7 @@ tl_mono_mixer_short4 (ushort4             p,
 #define TL_MONO_MIXER_CODES TL_SHORT_PIXELS (TL_MONO_MIXER_PIXEL)
 #endif
 
+/* Argument slots: tl-args.h, TL_ARG_MONO_MIXER_*. */
 kernel void
 tl_mono_mixer_codes (global const tl_pixel *in,
                      global tl_pixel       *out,
@@ -364,6 +371,7 @@ tl_threshold_short4 (ushort4             p,
 #define TL_THRESHOLD_CODES TL_SHORT_PIXELS (TL_THRESHOLD_PIXEL)
 #endif
 
+/* Argument slots: tl-args.h, TL_ARG_THRESHOLD_CODES_*. */
 kernel void
 tl_threshold_codes (global const tl_pixel *in,
                     global tl_pixel       *out,

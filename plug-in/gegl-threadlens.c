@@ -502,6 +502,7 @@ tl_gegl_filter_region (TlGeglOp             *op,
   g_autofree guint8   *pixels  = NULL;
   g_autoptr(GError)    failed  = NULL;
   GeglRectangle        region;  /* ROI within the scaled input */
+  gsize                n_pixels;
   gboolean             ok;
 
   if (level == 0)
@@ -531,8 +532,10 @@ tl_gegl_filter_region (TlGeglOp             *op,
       if (! gegl_rectangle_intersect (&need, &need, &scaled))
         return TRUE;
 
-      pixels = tl_alloc_n ((gsize) need.width * need.height,
-                           babl_format_get_bytes_per_pixel (format), error);
+      if (! tl_alloc_mul (need.width, need.height, &n_pixels, error))
+        return FALSE;
+      pixels = tl_alloc_n (n_pixels, babl_format_get_bytes_per_pixel (format),
+                           error);
       if (pixels == NULL)
         return FALSE;
       gegl_buffer_get (input, &need, 1.0 / scale, format, pixels,
@@ -556,6 +559,9 @@ tl_gegl_filter_region (TlGeglOp             *op,
 
   if (level > 0)
     {
+      /* ROI lies within NEED: the count cannot overflow where NEED's
+       * did not.
+       */
       pixels = tl_alloc_realloc_n (g_steal_pointer (&pixels),
                                    (gsize) roi->width * roi->height,
                                    babl_format_get_bytes_per_pixel (format),
@@ -759,15 +765,11 @@ tl_gegl_register (GTypeModule    *module,
   GString          *camel     = g_string_new ("ThreadLensOp");
   const GTypeInfo   info      =
   {
-    sizeof (TlGeglOpClass),
-    NULL, NULL,
-    (GClassInitFunc) tl_gegl_class_init,
-    NULL,
-    filter,
-    sizeof (TlGeglOp),
-    0,
-    (GInstanceInitFunc) tl_gegl_init,
-    NULL
+    .class_size    = sizeof (TlGeglOpClass),
+    .class_init    = (GClassInitFunc) tl_gegl_class_init,
+    .class_data    = filter,
+    .instance_size = sizeof (TlGeglOp),
+    .instance_init = (GInstanceInitFunc) tl_gegl_init,
   };
   gboolean          upper = TRUE;
 
@@ -789,7 +791,7 @@ tl_gegl_register (GTypeModule    *module,
 
 static const GeglModuleInfo tl_gegl_module_info =
 {
-  GEGL_MODULE_ABI_VERSION
+  .abi_version = GEGL_MODULE_ABI_VERSION
 };
 
 G_MODULE_EXPORT const GeglModuleInfo *

@@ -35,10 +35,10 @@ static void threadlens2_run   (const gchar      *name,
 
 const GimpPlugInInfo PLUG_IN_INFO =
 {
-  NULL,
-  NULL,
-  threadlens2_query,
-  threadlens2_run,
+  .init_proc  = NULL,
+  .quit_proc  = NULL,
+  .query_proc = threadlens2_query,
+  .run_proc   = threadlens2_run,
 };
 
 MAIN ()
@@ -412,19 +412,23 @@ threadlens2_message (const gchar *text)
 
 static const TlHostGimp threadlens2_gimp =
 {
-  threadlens2_kind,
-  threadlens2_mask_bounds,
-  threadlens2_get_buffer,
-  threadlens2_get_shadow,
-  threadlens2_merge_shadow,
-  threadlens2_add_layer,
-  threadlens2_update,
-  threadlens2_undo_begin,
-  threadlens2_undo_end,
-  threadlens2_progress_init,
-  threadlens2_progress_end,
-  threadlens2_progress,
-  threadlens2_message,
+  .kind          = threadlens2_kind,
+  .mask_bounds   = threadlens2_mask_bounds,
+  .get_buffer    = threadlens2_get_buffer,
+  .get_shadow    = threadlens2_get_shadow,
+  .merge_shadow  = threadlens2_merge_shadow,
+  .add_layer     = threadlens2_add_layer,
+  .update        = threadlens2_update,
+  .undo_begin    = threadlens2_undo_begin,
+  .undo_end      = threadlens2_undo_end,
+  .progress_init = threadlens2_progress_init,
+  .progress_end  = threadlens2_progress_end,
+  .progress      = threadlens2_progress,
+  .message       = threadlens2_message,
+  /* 2.10 has no in-core calls: run_operation, add_operation_layer and
+   * remove_layer stay NULL, which tl_host_apply () takes as
+   * "filter in the plug-in's process".
+   */
 };
 
 /* FILTER NULL: the thread map alone. */

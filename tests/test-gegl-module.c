@@ -317,9 +317,13 @@ test_display_hints (void)
                                                                          "std-dev"))->ui_digits, >, 0);
 }
 
-/* Level 1 (a zoomed-out preview): invert of the half-size image. */
+/* Level 1 (a zoomed-out preview) through threadlens:invert: the largest
+ * differences of its pixels to the invert of the half-size image and to
+ * that image itself.
+ */
 static void
-test_level (void)
+level_one (gdouble *to_invert,
+           gdouble *to_input)
 {
   g_autoptr(GeglBuffer) layer = layer_of ("R'G'B'A float");
   g_autoptr(GeglNode)   graph = NULL;
@@ -327,7 +331,6 @@ test_level (void)
   g_autofree gfloat    *in    = g_new (gfloat, half.width * half.height * 4);
   g_autofree gfloat    *out   = g_new (gfloat, half.width * half.height * 4);
   GeglNode             *op;
-  gdouble               worst = 0.0;
   gint                  i;
 
   graph = graph_for (&op, "invert", layer);
@@ -335,14 +338,22 @@ test_level (void)
                    GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_CLAMP);
   gegl_node_blit (op, 0.5, &half, babl_format ("R'G'B'A float"), out,
                   GEGL_AUTO_ROWSTRIDE, GEGL_BLIT_DEFAULT);
+  *to_invert = *to_input = 0.0;
   for (i = 0; i < half.width * half.height * 4; i++)
     {
       gdouble d = ABS (((i % 4) == 3 ? in[i] : 1.0f - in[i]) - out[i]);
 
-      if (d > worst)
-        g_test_message ("%d,%d: %g", (i / 4) % half.width, (i / 4) / half.width, d);
-      worst = MAX (worst, d);
+      *to_invert = MAX (*to_invert, d);
+      *to_input  = MAX (*to_input, ABS (in[i] - out[i]));
     }
+}
+
+static void
+test_level (void)
+{
+  gdouble worst, to_input;
+
+  level_one (&worst, &to_input);
   g_test_message ("largest difference at level 1: %g", worst);
   g_assert_cmpfloat (worst, <, 1e-5);
 }
@@ -555,6 +566,8 @@ static const AllocWalk alloc_walks[] =
   { "c-reference",  "gaussian-blur", FALSE },
   { "c-reference-box", "box-blur",   FALSE },
   { "thread-map",   "thread-map",    TRUE },
+  /* The module's own copies of a zoomed-out view's pixels. */
+  { "level-1",      "level-1",       TRUE },
 };
 
 static gboolean alloc_failed;   /* the module said memory ran out */
@@ -599,6 +612,22 @@ run_map_child (gint *map_out,
   same_pixels (layer, drawn, &crop, input_out);
 }
 
+/* In a child: level 1 through the module, against the invert of the
+ * half-size image and that image.
+ */
+static void
+run_level_child (gint *invert_out,
+                 gint *input_out)
+{
+  gdouble to_invert, to_input;
+
+  level_one (&to_invert, &to_input);
+  g_print ("level 1: %g from the invert, %g from the input\n", to_invert,
+           to_input);
+  *invert_out = to_invert >= 1e-5;
+  *input_out  = to_input >= 1e-5;
+}
+
 /* The allocation walk: the N-th allocation sized by the layer fails in
  * the module, for every N up to past a whole run.  The process lives;
  * the pixels are the filter's (or the map's) or the input's, never
@@ -628,6 +657,8 @@ test_alloc_walk (gconstpointer data)
         }
       if (strcmp (walk->operation, "thread-map") == 0)
         run_map_child (&to_result, &to_input);
+      else if (strcmp (walk->operation, "level-1") == 0)
+        run_level_child (&to_result, &to_input);
       else
         run_child (walk->operation, NULL, &to_result, &to_input);
       g_print ("memory-fault %s\n", alloc_failed ? "yes" : "no");
