@@ -10,6 +10,13 @@
 # build: `sh build-aux/gimp3-root.sh 'sh tests/bench-gimp3.sh --inside 3'`).
 # Everything mounted is unmounted on every way out.
 #
+# Options, before COMMAND:
+#   --no-build   run COMMAND in /src without building the checkout first
+#   --overlay    run in a throwaway overlay of the root, so that what
+#                COMMAND installs or writes there is gone afterwards (the
+#                cached root stays as debootstrap and its packages left it)
+#   --share DIR  bind-mount DIR of the host at /share inside the root
+#
 # Exit status 77 (meson's "skipped") when it cannot run here: not root,
 # or no debootstrap.  THREADLENS_TRIXIE_ROOT moves the cached root;
 # THREADLENS_DEBIAN_MIRROR changes the mirror.
@@ -18,16 +25,34 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 root=${THREADLENS_TRIXIE_ROOT:-/var/cache/threadlens/trixie-root}
 mirror=${THREADLENS_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+# build-essential and debhelper: the Debian package's build
+# (build-aux/package.sh --gimp3).
 packages="gimp libgimp-3.0-dev meson ninja-build pkg-config gcc libc6-dev
           libglib2.0-dev libgegl-dev libbabl-dev libjson-glib-dev
           ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd
           libgtk-3-dev xvfb xauth xdotool x11-apps netpbm
-          gettext fonts-noto-cjk librsvg2-common mesa-opencl-icd clinfo"
+          gettext fonts-noto-cjk librsvg2-common mesa-opencl-icd clinfo
+          build-essential debhelper"
 packages=$(echo $packages)
 stamp="$root/.threadlens-packages"
 
+prebuild=yes
+overlay=no
+share=""
+while [ $# -gt 0 ]; do
+  case $1 in
+    --no-build) prebuild=no ;;
+    --overlay) overlay=yes ;;
+    --share) share=$(cd "$2" && pwd); shift ;;
+    --) shift; break ;;
+    -*) echo "gimp3-root.sh: unknown option $1" >&2; exit 2 ;;
+    *) break ;;
+  esac
+  shift
+done
+
 skip () {
-  echo "SKIP: GIMP 3 suite not run: $*"
+  echo "SKIP: no Debian 13 root for GIMP 3 here: $*"
   exit 77
 }
 
@@ -40,10 +65,20 @@ exec 9>"$root.lock"
 flock 9
 
 mounted=""
+scratch=""
 cleanup () {
   for point in $mounted; do
     umount "$point" 2>/dev/null || umount -l "$point" 2>/dev/null || true
   done
+  # The overlay's folders go only once nothing is mounted under them:
+  # rm -rf through a bind mount left behind would reach the checkout.
+  if [ -n "$scratch" ]; then
+    if grep -q " $scratch/" /proc/mounts; then
+      echo "threadlens: $scratch is still mounted; left in place" >&2
+    else
+      rm -rf "$scratch"
+    fi
+  fi
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -54,15 +89,16 @@ if [ ! -x "$root/usr/bin/apt-get" ]; then
   debootstrap --variant=minbase trixie "$root" "$mirror"
 fi
 
+# The root the command runs in: the cached one, or an overlay on it.
+target=$root
 mount_bind () {
-  mkdir -p "$root$2"
-  mount --bind "$1" "$root$2"
-  mounted="$root$2 $mounted"
+  mkdir -p "$target$2"
+  mount --bind "$1" "$target$2"
+  mounted="$target$2 $mounted"
 }
 mount_bind /proc /proc
 mount_bind /dev /dev
 mount_bind /sys /sys      # PoCL reads the CPU topology there
-mount_bind "$top" /src
 
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 if [ "$(cat "$stamp" 2>/dev/null)" != "$packages" ]; then
@@ -73,12 +109,31 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$packages" ]; then
   echo "$packages" > "$stamp"
 fi
 
+if [ "$overlay" = yes ]; then
+  # The upper and work folders on the root's own filesystem, beside it.
+  scratch=$(mktemp -d "$root.overlay.XXXXXX")
+  mkdir "$scratch/upper" "$scratch/work" "$scratch/root"
+  mount -t overlay overlay \
+    -o "lowerdir=$root,upperdir=$scratch/upper,workdir=$scratch/work" "$scratch/root"
+  mounted="$scratch/root $mounted"
+  target=$scratch/root
+  mount_bind /proc /proc
+  mount_bind /dev /dev
+  mount_bind /sys /sys
+fi
+mount_bind "$top" /src
+[ -z "$share" ] || mount_bind "$share" /share
+
 # A build folder in the root for each checkout (named by its path), so
 # that two trees (a worktree of an earlier commit, say) never share
 # objects; COMMAND finds it as $TL_GIMP3_BUILD.
 build=/var/tmp/threadlens-gimp3-$(printf '%s' "$top" | cksum | cut -d ' ' -f 1)
 command=${1:-meson test -C $build --print-errorlogs --suite engine --suite gimp3}
-chroot "$root" env TL_ROOT_COMMAND="$command" TL_GIMP3_BUILD="$build" sh -c '
+if [ "$prebuild" = no ]; then
+  chroot "$target" env TL_ROOT_COMMAND="$command" sh -c 'cd /src && eval "$TL_ROOT_COMMAND"'
+  exit
+fi
+chroot "$target" env TL_ROOT_COMMAND="$command" TL_GIMP3_BUILD="$build" sh -c '
   set -e
   cd /src
   build=$TL_GIMP3_BUILD

@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 # librsvg2-common is only recommended by GTK 3, but without its SVG loader
 # GTK warns on its theme's icons, and the ui tests make warnings fatal.
 # oclgrind is the OpenCL simulator the kernels suite runs every kernel on.
+# build-essential and debhelper build the Debian package (package.sh, the
+# package suite).
 packages="meson ninja-build pkg-config gcc libc6-dev libglib2.0-dev
           libgegl-dev libbabl-dev libjson-glib-dev
           ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers
@@ -16,6 +18,7 @@ packages="meson ninja-build pkg-config gcc libc6-dev libglib2.0-dev
           xvfb xauth xdotool x11-apps netpbm
           gettext fonts-noto-cjk
           debootstrap
+          build-essential debhelper
           clang"
 
 # GIMP 3's development files where the distribution has them and no
