@@ -24,6 +24,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "kernels/tl-args.h"
 #include "tl-error.h"
 #include "tl-filter.h"
 #include "tl-run.h"
@@ -297,26 +298,39 @@ tl_median_cl (TlRun         *run,
 
   binning = tl_run_get_kernel (run, "tl_median_bins", error);
   if (binning == NULL ||
-      ! tl_run_set_arg (run, binning, 0, sizeof (cl_mem), &in, error) ||
-      ! tl_run_set_arg (run, binning, 1, sizeof (cl_mem), &bins, error) ||
-      ! tl_run_enqueue (run, binning, 2, error))
+      ! tl_run_set_arg (run, binning, TL_ARG_IN, sizeof (cl_mem), &in, error) ||
+      ! tl_run_set_arg (run, binning, TL_ARG_OUT,
+                        sizeof (cl_mem), &bins, error) ||
+      ! tl_run_enqueue (run, binning, TL_ARG_DISPATCH, error))
     return FALSE;
 
   median = tl_run_get_kernel_variant (run, "tl_median",
                                       short_counts ? "short" : NULL, error);
   if (median == NULL ||
-      ! tl_run_set_arg (run, median, 0, sizeof (cl_mem), &bins, error) ||
-      ! tl_run_set_arg (run, median, 1, sizeof (cl_mem), &found, error) ||
-      ! tl_run_set_arg (run, median, 4, sizeof (cl_mem), &heights, error) ||
-      ! tl_run_set_arg (run, median, 5, sizeof (cl_int), &radius, error) ||
-      ! tl_run_set_arg (run, median, 6, sizeof (cl_mem), &moves, error) ||
-      ! tl_run_set_arg (run, median, 7, sizeof (cl_int), &n_steps, error) ||
-      ! tl_run_set_arg (run, median, 8, sizeof (cl_ulong), &share, error) ||
-      ! tl_run_set_arg (run, median, 9, sizeof (cl_ulong), &alpha, error) ||
-      ! tl_run_set_arg (run, median, 10, sizeof (cl_int), &width, error) ||
-      ! tl_run_set_arg (run, median, 11, sizeof (cl_int), &height, error) ||
-      ! tl_run_set_arg (run, median, 12, sizeof (cl_int), &run_length, error) ||
-      ! tl_run_enqueue_lines_local (run, median, 2, lines, 13,
+      ! tl_run_set_arg (run, median, TL_ARG_IN,
+                        sizeof (cl_mem), &bins, error) ||
+      ! tl_run_set_arg (run, median, TL_ARG_OUT,
+                        sizeof (cl_mem), &found, error) ||
+      ! tl_run_set_arg (run, median, TL_ARG_MEDIAN_OUTLINE,
+                        sizeof (cl_mem), &heights, error) ||
+      ! tl_run_set_arg (run, median, TL_ARG_MEDIAN_RADIUS,
+                        sizeof (cl_int), &radius, error) ||
+      ! tl_run_set_arg (run, median, TL_ARG_MEDIAN_MOVES,
+                        sizeof (cl_mem), &moves, error) ||
+      ! tl_run_set_arg (run, median, TL_ARG_MEDIAN_N_MOVES,
+                        sizeof (cl_int), &n_steps, error) ||
+      ! tl_run_set_arg (run, median, TL_ARG_MEDIAN_PERCENTILE,
+                        sizeof (cl_ulong), &share, error) ||
+      ! tl_run_set_arg (run, median, TL_ARG_MEDIAN_ALPHA_PERCENTILE,
+                        sizeof (cl_ulong), &alpha, error) ||
+      ! tl_run_set_arg (run, median, TL_ARG_MEDIAN_WIDTH,
+                        sizeof (cl_int), &width, error) ||
+      ! tl_run_set_arg (run, median, TL_ARG_MEDIAN_HEIGHT,
+                        sizeof (cl_int), &height, error) ||
+      ! tl_run_set_arg (run, median, TL_ARG_MEDIAN_RUN,
+                        sizeof (cl_int), &run_length, error) ||
+      ! tl_run_enqueue_lines_local (run, median, TL_ARG_DISPATCH, lines,
+                                    TL_ARG_MEDIAN_HISTOGRAMS,
                                     (TL_MEDIAN_BINS + 1) *
                                     (short_counts ? sizeof (cl_ushort) :
                                                     sizeof (cl_uint)),
@@ -325,9 +339,11 @@ tl_median_cl (TlRun         *run,
 
   store = tl_run_get_kernel (run, "tl_median_store", error);
   return (store != NULL &&
-          tl_run_set_arg (run, store, 0, sizeof (cl_mem), &found, error) &&
-          tl_run_set_arg (run, store, 1, sizeof (cl_mem), &out, error) &&
-          tl_run_enqueue (run, store, 2, error));
+          tl_run_set_arg (run, store, TL_ARG_IN,
+                          sizeof (cl_mem), &found, error) &&
+          tl_run_set_arg (run, store, TL_ARG_OUT,
+                          sizeof (cl_mem), &out, error) &&
+          tl_run_enqueue (run, store, TL_ARG_DISPATCH, error));
 }
 
 static const TlParamSpec tl_median_params[] =

@@ -159,6 +159,7 @@ tl_median_bins (global const tl_pixel *in,
 #define TL_MEDIAN_STRIDE (TL_MEDIAN_BINS + 1)
 
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_median)
+/* Argument slots: tl-args.h, TL_ARG_MEDIAN_*. */
 kernel void
 tl_median (global const uchar4 *bins,
            global uchar        *found,

@@ -10,7 +10,7 @@
  * capitals, and tests/test-cl.c (/cl/kernel-args) checks every one
  * against the parameter names the driver reports, and that every
  * parameter has a name.  Plain #defines: this file is both C and
- * OpenCL C.  median.cl's kernels are not named here yet.
+ * OpenCL C.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -122,6 +122,20 @@
 
 #define TL_ARG_SNN_MEAN_RADIUS         4
 #define TL_ARG_SNN_MEAN_PAIRS          5
+
+/* median.cl: tl_median, the line pass between tl_median_bins and
+ * tl_median_store (which take only the four).
+ */
+#define TL_ARG_MEDIAN_OUTLINE          4
+#define TL_ARG_MEDIAN_RADIUS           5
+#define TL_ARG_MEDIAN_MOVES            6
+#define TL_ARG_MEDIAN_N_MOVES          7
+#define TL_ARG_MEDIAN_PERCENTILE       8
+#define TL_ARG_MEDIAN_ALPHA_PERCENTILE 9
+#define TL_ARG_MEDIAN_WIDTH            10
+#define TL_ARG_MEDIAN_HEIGHT           11
+#define TL_ARG_MEDIAN_RUN              12
+#define TL_ARG_MEDIAN_HISTOGRAMS       13
 
 /* tone.cl; tl_mono_mixer_codes takes tl_mono_mixer's. */
 #define TL_ARG_BRIGHTNESS_CONTRAST_CONTRAST   4

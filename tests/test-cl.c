@@ -378,6 +378,16 @@ static const ArgSlot arg_slots[] =
   SLOT (tl_bilateral, BILATERAL, PRESERVE),
   SLOT (tl_snn_mean, SNN_MEAN, RADIUS),
   SLOT (tl_snn_mean, SNN_MEAN, PAIRS),
+  SLOT (tl_median, MEDIAN, OUTLINE),
+  SLOT (tl_median, MEDIAN, RADIUS),
+  SLOT (tl_median, MEDIAN, MOVES),
+  SLOT (tl_median, MEDIAN, N_MOVES),
+  SLOT (tl_median, MEDIAN, PERCENTILE),
+  SLOT (tl_median, MEDIAN, ALPHA_PERCENTILE),
+  SLOT (tl_median, MEDIAN, WIDTH),
+  SLOT (tl_median, MEDIAN, HEIGHT),
+  SLOT (tl_median, MEDIAN, RUN),
+  SLOT (tl_median, MEDIAN, HISTOGRAMS),
 
   SLOT (tl_brightness_contrast, BRIGHTNESS_CONTRAST, CONTRAST),
   SLOT (tl_brightness_contrast, BRIGHTNESS_CONTRAST, BRIGHTNESS),
@@ -425,9 +435,8 @@ static const ArgSlot arg_slots[] =
   SLOT (tl_copy_pass, COPY_PASS, COUNT),
 };
 
-/* Every program whose kernels the host sets by place (median.cl's are
- * not named yet), in the storage that builds all of them, each with one
- * of its kernels.
+/* Every program whose kernels the host sets by place, in the storage
+ * that builds all of them, each with one of its kernels.
  */
 static const gchar *const arg_programs[][2] =
 {
@@ -435,6 +444,7 @@ static const gchar *const arg_programs[][2] =
   { "blur@u8",                   "tl_convolve_h" },
   { "copy",                      "tl_copy_pass" },
   { "iterate@u8",                "tl_padded_fill" },
+  { "median@u8",                 "tl_median_bins" },
   { "motion@u8",                 "tl_motion_linear" },
   { "overlay",                   "tl_thread_map" },
   { "overlay:tl_thread_draw@u8", "tl_thread_draw" },
