@@ -4,7 +4,7 @@
  * (kernels/box.cl).
  *
  * Each kernel computes the same sums, in the same order, as its C
- * reference in engine/tl-filter-area.c.
+ * reference in engine/filters/tl-filter-area.c.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -208,7 +208,7 @@ tl_area_sobel (global const tl_pixel *in,
  * work-item a block), then each pixel a copy of its block's stored mean
  * under the plan's dispatch: every pixel of a block encodes the same
  * mean, so encoding it once gives the same bits.  The sums run in the
- * order of the C reference (engine/tl-filter-area.c).
+ * order of the C reference (engine/filters/tl-filter-area.c).
  */
 
 /* The first pixel of block BLOCK (from the grid's corner) along a line

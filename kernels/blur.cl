@@ -3,7 +3,7 @@
  * box-blur's running sums for large radii (at the end of the file).
  *
  * The host computes the weights once (shared with the C references in
- * engine/tl-filter-blur.c, so both sum the same numbers in the same order)
+ * engine/filters/tl-filter-blur.c, so both sum the same numbers in the same order)
  * and runs the horizontal pass, then a vertical one, with the same
  * dispatch.  The horizontal pass reads the layer's storage and writes
  * working floats; the vertical one reads those and writes the storage.
@@ -540,7 +540,7 @@ tl_unsharp_2d (global const tl_pixel *source,
 }
 #endif
 
-/* The recursive Gaussian (engine/tl-filter-recursive.c, which holds the
+/* The recursive Gaussian (engine/filters/tl-filter-recursive.c, which holds the
  * C reference doing these operations in this order): a work-item filters
  * a whole line, forward then backward, in double precision.  COEF holds
  * B, a1..a3 and the 3x3 matrix that starts the backward pass from the
@@ -1413,7 +1413,7 @@ tl_high_pass_combine (global const tl_pixel   *in,
 #endif
 
 /* box-blur from TL_BOX_MIN_RADIUS up: running sums, whose cost does not
- * grow with the radius (engine/tl-filter-box.c holds the C reference).
+ * grow with the radius (engine/filters/tl-filter-box.c holds the C reference).
  * Each value enters the sums as a whole number of 2^-32
  * (tl_box_quantum ()), so every sum is exact in 64-bit integers (or in
  * doubles, below) whatever order it is taken in: a work-item starts its run of a line with the

@@ -3,7 +3,7 @@
  * runs on the device, and the layer travels once each way.
  *
  * Each kernel computes the same values, in the same order, as its C
- * reference in engine/tl-filter-iterate.c.
+ * reference in engine/filters/tl-filter-iterate.c.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

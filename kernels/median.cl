@@ -13,7 +13,7 @@
  * neighbouring columns, so a step's reads across a group are one
  * stretch of a row.  The percentile's bin is walked
  * to from the last one, and kept; a last pass under the plan stores the
- * bins as values (tl_median_store).  The C reference (engine/tl-filter-median.c)
+ * bins as values (tl_median_store).  The C reference (engine/filters/tl-filter-median.c)
  * counts each window afresh; both find the smallest bin whose count
  * reaches the target, so both give the same bin.
  *

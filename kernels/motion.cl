@@ -4,7 +4,7 @@
  * borders.  The samples' whole and fractional offsets are the same for
  * every pixel, so the host computes them once (in double, as GEGL does)
  * and the kernel adds the samples in the order of the C reference in
- * engine/tl-filter-motion.c.
+ * engine/filters/tl-filter-motion.c.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

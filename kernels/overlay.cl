@@ -7,7 +7,7 @@
  * swizzle), the ticket it took when the group started, its compute unit,
  * its size as launched and how many of its work-items had no pixel.
  *
- * Layout, shared with engine/tl-overlay-private.h:
+ * Layout, shared with engine/overlay/tl-overlay-private.h:
  *   pixels[3 p + 0]    launch index: gy * groups_x + gx before the swizzle
  *   pixels[3 p + 1]    lx | ly << 16
  *   pixels[3 p + 2]    SIMD group | lane << 16
@@ -136,7 +136,7 @@ tl_thread_map (global uint          *pixels,
 }
 
 /* The map drawn where it was made, so that only finished pixels come
- * back: engine/tl-overlay-render.c's rules, one for one, over a window
+ * back: engine/overlay/tl-overlay-render.c's rules, one for one, over a window
  * of the map's rows.  The colours come from the host's own palette
  * (tl_overlay_colours ()), indexed by what each mode shows, so no
  * colour is computed twice; the blend is the same float arithmetic

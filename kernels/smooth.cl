@@ -2,7 +2,7 @@
  * after GEGL's operations of the same names, with clamp-to-edge borders.
  *
  * Each kernel computes the same sums, in the same order, as its C
- * reference in engine/tl-filter-smooth.c; the one transcendental,
+ * reference in engine/filters/tl-filter-smooth.c; the one transcendental,
  * bilateral-filter's exponential, is tl_math_exp () (kernels/tl-math.h),
  * built from operations that IEEE rounds exactly, so C and OpenCL agree
  * bit for bit.

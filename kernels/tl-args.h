@@ -1,9 +1,9 @@
 /* ThreadLens: the kernels' argument slots, named once.
  *
  * The host code sets a kernel's arguments by their places
- * (tl_run_set_arg (), engine/tl-run.h); these names are those places,
+ * (tl_run_set_arg (), engine/run/tl-run.h); these names are those places,
  * for engine/ (which includes this file as "kernels/tl-args.h") and the
- * kernels (which get it in front of their source, engine/tl-cl-program.c).
+ * kernels (which get it in front of their source, engine/cl/tl-cl-program.c).
  * A kernel's parameter list cannot use them, so each kernel's parameters
  * must stay in the order given here: a name is TL_ARG_, the kernel (or
  * the kernels that share the layout), then the parameter's own name in

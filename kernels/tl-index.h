@@ -4,7 +4,7 @@
  * launch sits in the whole group grid (group_base: emulated non-uniform
  * launches are offset, and their get_group_id () starts at 0), which part of
  * the grid the swizzle permutes, and how many pixels each work-item takes.
- * The layout must match TlDispatch in engine/tl-run.h.
+ * The layout must match TlDispatch in engine/run/tl-run.h.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

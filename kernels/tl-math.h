@@ -1,6 +1,6 @@
 /* ThreadLens: exponentials, logarithms, powers and the sRGB curve for
  * kernels, built from operations that IEEE 754 rounds exactly (+, -, *,
- * /, floor, frexp, ldexp), so that engine/tl-math.c, their C twins,
+ * /, floor, frexp, ldexp), so that engine/filters/tl-math.c, their C twins,
  * give the same bits; OpenCL's own exp () and pow () may differ from the
  * C library's by a few ulp, and from one driver to the next.  Each is
  * within 2-3 ulp of the true value over the range the filters use.

@@ -3,7 +3,7 @@
  * Kernels see 4 floats in their filter's working format; buffers hold the
  * layer's storage (tl_pixel).  The host builds one program variant per
  * storage (TL_STORE, TL_STORE_TRC, TL_PREMUL defined before this file)
- * and passes the codec table of engine/tl-codec.c; every rule mirrors that
+ * and passes the codec table of engine/image/tl-codec.c; every rule mirrors that
  * file, operation for operation.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -42,7 +42,7 @@
 #define TL_CODE_MAX  65535
 #define TL_CODE_BINS 65536
 #define TL_CODE_SCALE 0x1.0001p-16f
-/* The octave index of engine/tl-codec.c: its headers, then its bins. */
+/* The octave index of engine/image/tl-codec.c: its headers, then its bins. */
 #define TL_CODE_WIDE_OCTAVES  65
 #define TL_CODE_WIDE_EXPONENT 63
 #define tl_convert_pixel convert_ushort4
@@ -51,7 +51,7 @@
 #define TL_CODE_MAX  255
 #define TL_CODE_BINS 4096
 #define TL_CODE_SCALE 0x1.010102p-8f
-/* The one-read index of engine/tl-codec.c: bins from the float's bits. */
+/* The one-read index of engine/image/tl-codec.c: bins from the float's bits. */
 #define TL_CODE_STEP_OCTAVES 20
 #define TL_CODE_STEP_FIRST   ((127 - TL_CODE_STEP_OCTAVES) << 7)
 #define tl_convert_pixel convert_uchar4
@@ -455,7 +455,7 @@ tl_floats_clamped (global const float4 *in,
 }
 
 /* A pass that decodes the region into working floats, once, for kernels
- * that read each pixel many times (engine/tl-run.c,
+ * that read each pixel many times (engine/run/tl-run.c,
  * tl_run_input_floats ()): defines kernel NAME under the plan.  Argument
  * slots: tl-args.h, the filter kernels' four.
  */

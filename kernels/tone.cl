@@ -146,7 +146,7 @@ tl_sepia (global const tl_pixel *in,
 
 /* R~G~B~A: GEGL's (int) (a + 0.5) of a = v * levels, the sum in double,
  * taken exactly in float as tl_tone_posterize_round () in
- * engine/tl-filter-tone.c does: halves round up, and below -0.5 towards
+ * engine/filters/tl-filter-tone.c does: halves round up, and below -0.5 towards
  * zero unless the sum is whole.
  */
 inline float
@@ -240,7 +240,7 @@ tl_posterize (global const tl_pixel *in,
  * that channel's code alone, alpha's from alpha's, in a format without
  * premultiplication): TABLE holds the result of every code, channel by
  * channel, which the host takes from the C reference
- * (engine/tl-filter-tone.c), so the bits are the reference's.  A lookup a
+ * (engine/filters/tl-filter-tone.c), so the bits are the reference's.  A lookup a
  * channel replaces the decoding, the filter's arithmetic and the
  * encoding's search.
  */

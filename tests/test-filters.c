@@ -207,7 +207,7 @@ static const FilterCase filter_cases[] =
   { "threshold", { "value=0.3", NULL }, "coffee.png", 0.0, FALSE,
     "RGBA u16", 0, TRUE },
   /* 16-bit codes across the curve encode through the octaves' index
-   * (engine/tl-codec.c): a premultiplied blur, a stencil, a point
+   * (engine/image/tl-codec.c): a premultiplied blur, a stencil, a point
    * filter, every alignment.
    */
   { "gaussian-blur", { "std-dev=2", NULL }, "astronaut.png", 0.0, FALSE,

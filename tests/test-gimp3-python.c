@@ -8,7 +8,9 @@
  * GIMP 3.0.4 with every threadlens:* operation in one layer's stack
  * (tests/gimp3/contract.py), and holds what it shows to the committed
  * pixels: the operations' names, properties and results are a contract
- * with every file saved with them.
+ * with every file saved with them.  /gimp3-python/without-module opens
+ * it where the module is not installed: GIMP's warning names each
+ * dropped filter as ThreadLens named it.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -44,21 +46,22 @@ source_file (const gchar *name)
   return g_test_build_filename (G_TEST_DIST, "gimp3", name, NULL);
 }
 
-/* SCRIPT in GIMP 3's Python with the variables ENV (NAME=VALUE pairs,
+/* CODE in GIMP 3's Python, in a GIMP with the GEGL module or (MODULE
+ * FALSE) without it, with the variables ENV (NAME, VALUE, ...,
  * NULL-terminated) set; returns GIMP's output.
  */
 static gchar *
-run_python (const gchar         *script,
-            const gchar * const *env)
+run_code (const gchar         *code,
+          gboolean             module,
+          const gchar * const *env)
 {
-  g_autofree gchar *code   = g_strdup_printf ("exec(open('%s').read(), "
-                                              "{'__name__': '__main__'})",
-                                              script);
   const gchar      *argv[] = { "gimp-console-3.0", "-i",
                                "--batch-interpreter=python-fu-eval",
                                "-b", code, "--quit", NULL };
-  g_auto(GStrv)     envp   = tl_test_gimp_environ (work_dir, "home", "gimp",
-                                                   "GIMP3_DIRECTORY", TRUE);
+  g_auto(GStrv)     envp   = tl_test_gimp_environ (work_dir,
+                                                   module ? "home" : "home-no-module",
+                                                   module ? "gimp" : "gimp-no-module",
+                                                   "GIMP3_DIRECTORY", module);
   g_autoptr(GError) error  = NULL;
   g_autofree gchar *out    = NULL, *err = NULL;
   gint              status;
@@ -72,8 +75,20 @@ run_python (const gchar         *script,
   g_test_message ("GIMP said:\n%s%s", out, err);
   /* GIMP 3 exits with the batch's status: a Python exception fails. */
   if (! g_spawn_check_wait_status (status, &error))
-    g_error ("%s: %s\n%s%s", script, error->message, out, err);
+    g_error ("%s: %s\n%s%s", code, error->message, out, err);
   return g_strconcat (out, err, NULL);
+}
+
+/* The file SCRIPT, as run_code () runs code, with the module. */
+static gchar *
+run_python (const gchar         *script,
+            const gchar * const *env)
+{
+  g_autofree gchar *code = g_strdup_printf ("exec(open('%s').read(), "
+                                            "{'__name__': '__main__'})",
+                                            script);
+
+  return run_code (code, TRUE, env);
 }
 
 static gdouble
@@ -174,6 +189,26 @@ test_contract (void)
     }
 }
 
+/* Where ThreadLens is not installed, GIMP drops the file's ThreadLens
+ * filters and its warning names each as the stack did: the XCF keeps
+ * their names.
+ */
+static void
+test_without_module (void)
+{
+  g_autofree gchar *xcf  = source_file ("threadlens-3.0.4.xcf");
+  g_autofree gchar *code = g_strdup_printf ("from gi.repository import Gimp, Gio\n"
+                                            "Gimp.file_load(Gimp.RunMode.NONINTERACTIVE, "
+                                            "Gio.File.new_for_path('%s'))", xcf);
+  const gchar      *env[] = { NULL };
+  g_autofree gchar *said = run_code (code, FALSE, env);
+
+  g_assert_nonnull (strstr (said, "\"Median Blur (ThreadLens)\" "
+                                  "(threadlens:median-blur) filter is not installed"));
+  g_assert_nonnull (strstr (said, "\"Thread Map (ThreadLens)\" "
+                                  "(threadlens:thread-map) filter is not installed"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -197,5 +232,6 @@ main (int    argc,
 
   g_test_add_func ("/gimp3-python/batch", test_batch);
   g_test_add_func ("/gimp3-python/contract", test_contract);
+  g_test_add_func ("/gimp3-python/without-module", test_without_module);
   return g_test_run ();
 }

@@ -1,4 +1,4 @@
-/* ThreadLens: tests for image loading and saving (engine/tl-image.c).
+/* ThreadLens: tests for image loading and saving (engine/image/tl-image.c).
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
