@@ -4,21 +4,16 @@
  * weighted by the pixel's alpha bin, clamp-to-edge borders.
  *
  * A first pass puts each pixel's channels in their bins (tl_median_bins,
- * under the plan).  Then a work-item slides the windows of two
- * neighbouring columns down a run of rows for one channel (tl_median, a
- * line pass).  The two windows share all but a column's worth of
- * pixels, so the item keeps three histograms in local memory: the
- * shared part, and what only the left window and only the right window
- * hold.  The first windows are counted whole (a list of their pixels
- * from the host); at each step the parts of rows by which they move (a
- * list from the host): about 4 radius + 4 pixels for two outputs, where
- * a window alone would move 4 radius + 2 for one.  So the cost grows with
- * the radius, not its square, and at half the rate of one window an
- * item.  Neighbouring items take neighbouring columns, so a step's reads
- * across a group are one stretch of a row.  Each output's percentile bin
- * is walked to from its last one, over the shared histogram and its own,
- * and kept; a last pass under the plan stores the bins as values
- * (tl_median_store).  The C reference (engine/filters/tl-filter-median.c)
+ * under the plan).  Then a work-item slides a window down a run of a
+ * column for one channel (tl_median, a line pass), counting the window's
+ * histogram in local memory: the first window whole (its outline from
+ * the host), then at each step the parts of rows by which the window
+ * moves (a list from the host), about 4 radius + 2 pixels, so the cost
+ * grows with the radius, not its square.  Neighbouring items take
+ * neighbouring columns, so a step's reads across a group are one
+ * stretch of a row.  The percentile's bin is walked
+ * to from the last one, and kept; a last pass under the plan stores the
+ * bins as values (tl_median_store).  The C reference (engine/filters/tl-filter-median.c)
  * counts each window afresh; both find the smallest bin whose count
  * reaches the target, so both give the same bin.
  *
@@ -37,6 +32,10 @@ tl_median_bin (float v)
   return (int) floor (v * 255.0f + 0.5f);
 }
 
+/* One channel's histogram of the window, in local memory, with the bin
+ * last found and the weights in bins 0 to it, so that the next search
+ * walks from there.
+ */
 /* Counts in 16 bits where every window's weights fit them (the host's
  * "short" variant, TL_MEDIAN_SHORT: 255 times the window's pixels at
  * most 65535), which halves each item's local memory and so doubles the
@@ -48,90 +47,77 @@ typedef ushort tl_median_count;
 typedef uint   tl_median_count;
 #endif
 
-/* One output's window: its weights, the bin last found and the weights
- * in bins 0 to it, so that the next search walks from there.
- */
 typedef struct
 {
-  uint weight;
-  int  last;
-  uint below;
-} TlMedianWindow;
+  local tl_median_count *bins;
+  uint                   weight;     /* the window's weights */
+  int                    last;
+  uint                   below;
+} TlMedianHistogram;
 
+/* Adds SIGN times CHANNEL of pixel WORD (its four bins) to H. */
 inline void
-tl_median_count_in (TlMedianWindow *w,
-                    int             bin,
-                    uint            weight)
-{
-  w->weight += weight;
-  if (bin <= w->last)
-    w->below += weight;
-}
-
-/* The parts of the histograms an item keeps, in local memory. */
-enum
-{
-  TL_MEDIAN_SHARED,   /* in both windows */
-  TL_MEDIAN_LEFT,     /* in the left column's window only */
-  TL_MEDIAN_RIGHT     /* in the right column's only */
-};
-
-/* Adds SIGN times CHANNEL of pixel WORD (its four bins) to PART of the
- * histograms HISTOGRAMS (each TL_MEDIAN_STRIDE counts), and to the
- * windows that hold it: colour weighted by alpha's bin, alpha by 1.
- */
-#define TL_MEDIAN_STRIDE (TL_MEDIAN_BINS + 1)
-
-inline void
-tl_median_pixel (local tl_median_count *histograms,
-                 TlMedianWindow        *left,
-                 TlMedianWindow        *right,
-                 int                    part,
-                 uint                   word,
-                 int                    channel,
-                 int                    sign)
+tl_median_pixel (TlMedianHistogram *h,
+                 uint               word,
+                 int                channel,
+                 int                sign)
 {
   uint weight = channel == 3 ? 1u : word >> 24;
   int  bin    = (word >> (8 * channel)) & 0xff;
 
   weight = sign > 0 ? weight : -weight;
-  histograms[part * TL_MEDIAN_STRIDE + bin] += (tl_median_count) weight;
-  if (part != TL_MEDIAN_RIGHT)
-    tl_median_count_in (left, bin, weight);
-  if (part != TL_MEDIAN_LEFT)
-    tl_median_count_in (right, bin, weight);
+  h->bins[bin] += (tl_median_count) weight;
+  h->weight    += weight;
+  if (bin <= h->last)
+    h->below += weight;
+}
+
+/* Adds SIGN times CHANNEL of each pixel of column X, rows Y0 to Y1, to
+ * H, from BINS (tl_median_bins): colour weighted by alpha's bin, alpha
+ * by 1.
+ */
+inline void
+tl_median_column (TlMedianHistogram   *h,
+                  global const uchar4 *bins,
+                  int                  width,
+                  int                  height,
+                  int                  channel,
+                  int                  x,
+                  int                  y0,
+                  int                  y1,
+                  int                  sign)
+{
+  /* A pixel's four bins as one word, red in the low byte (OpenCL
+   * devices here are little-endian).
+   */
+  global const uint *column = (global const uint *) bins + clamp (x, 0, width - 1);
+
+  for (int y = y0; y <= y1; y++)
+    tl_median_pixel (h, column[clamp (y, 0, height - 1) * width], channel,
+                     sign);
 }
 
 /* The smallest bin whose weights from bin 0 reach the percentile's share
- * of window W, ceil (weights * percentile) and at least 1, PERCENTILE a
- * fraction in 32-bit fixed point, its counts the shared histogram
- * SHARED plus its own, OWN; bin 0 for a window of no weight.
+ * of the window, ceil (weights * percentile) and at least 1, PERCENTILE a
+ * fraction in 32-bit fixed point; bin 0 for a window of no weight.
  */
 inline uchar
-tl_median_find (local const tl_median_count *shared,
-                local const tl_median_count *own,
-                TlMedianWindow              *w,
-                ulong                        percentile)
+tl_median_find (TlMedianHistogram *h,
+                ulong              percentile)
 {
   ulong target;
 
-  if (w->weight == 0)
+  if (h->weight == 0)
     return 0;
-  target = max ((ulong) 1, ((ulong) w->weight * percentile + 0xffffffffUL) >> 32);
-  if (w->below < target)
+  target = max ((ulong) 1, ((ulong) h->weight * percentile + 0xffffffffUL) >> 32);
+  if (h->below < target)
     do
-      {
-        w->last++;
-        w->below += (uint) shared[w->last] + own[w->last];
-      }
-    while (w->below < target);
+      h->below += h->bins[++h->last];
+    while (h->below < target);
   else
-    while (w->below - ((uint) shared[w->last] + own[w->last]) >= target)
-      {
-        w->below -= (uint) shared[w->last] + own[w->last];
-        w->last--;
-      }
-  return (uchar) w->last;
+    while (h->below - h->bins[h->last] >= target)
+      h->below -= h->bins[h->last--];
+  return (uchar) h->last;
 }
 
 /* Each pixel's four bins, decoded once for the many windows that hold
@@ -161,17 +147,17 @@ tl_median_bins (global const tl_pixel *in,
 #endif
 
 /* The bins of each pixel's percentiles into FOUND, a work-item a
- * channel of two neighbouring columns along a run of RUN rows (a line
- * pass: D counts pairs times runs times 4, a band of RUN rows after
- * another, the channels of a pair side by side), each item's three
- * histograms in local memory (HISTOGRAMS, 3 TL_MEDIAN_STRIDE counts an
- * item).  CELLS: the first windows' pixels, (column, row, part) from the
- * left column's centre; MOVES: what a step down adds to the parts and
- * takes from them, a pixel each, (column, row, +1 or -1, row * WIDTH +
- * column) from the left centre, the shared part's N_SHARED first, then
- * the left's N_LEFT, then the right's, the last for runs whose windows
- * all lie inside the region, RADIUS from either centre.
+ * channel of a run of RUN pixels of a column (a line pass: D counts runs
+ * times 4, a band of RUN rows after another, the channels of a column
+ * side by side), each item's histogram in local memory (HISTOGRAMS,
+ * TL_MEDIAN_STRIDE counts an item).  OUTLINE[i]: the window's
+ * half-height i columns from its centre; MOVES: what a step down adds to
+ * the window and takes from it, a pixel each, (column, row, +1 or -1,
+ * row * WIDTH + column) from the centre, the last for runs whose windows
+ * all lie inside the region.
  */
+#define TL_MEDIAN_STRIDE (TL_MEDIAN_BINS + 1)
+
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_median)
 /* Argument slots: tl-args.h, TL_ARG_MEDIAN_*. */
 kernel void
@@ -179,12 +165,9 @@ tl_median (global const uchar4 *bins,
            global uchar        *found,
            TlDispatch           d,
            global const float  *codec,
-           global const int4   *cells,
-           int                  n_cells,
+           global const int    *outline,
            int                  radius,
            global const int4   *moves,
-           int                  n_shared,
-           int                  n_left,
            int                  n_moves,
            ulong                percentile,
            ulong                alpha_percentile,
@@ -193,81 +176,56 @@ tl_median (global const uchar4 *bins,
            int                  run,
            local tl_median_count *histograms)
 {
-  int                    unit    = tl_item_origin (&d).x;
-  int                    channel = unit & 3;
-  int                    pairs   = (width + 1) / 2;
-  int                    band, x, first, end, inside, k;
-  ulong                  share   = channel == 3 ? alpha_percentile : percentile;
-  global const uint     *words   = (global const uint *) bins;
-  local tl_median_count *mine;
-  TlMedianWindow         left    = { 0, 0, 0 };
-  TlMedianWindow         right   = { 0, 0, 0 };
+  int               unit    = tl_item_origin (&d).x;
+  int               channel = unit & 3;
+  int               x, band, first, end, inside;
+  ulong             share   = channel == 3 ? alpha_percentile : percentile;
+  TlMedianHistogram h;
 
-  /* A pixel's four bins as one word, red in the low byte (OpenCL
-   * devices here are little-endian).
-   */
-  mine = histograms + get_local_id (0) * 3 * TL_MEDIAN_STRIDE;
-  for (int b = 0; b < 3 * TL_MEDIAN_STRIDE; b++)
-    mine[b] = 0;
+  h.bins = histograms + get_local_id (0) * TL_MEDIAN_STRIDE;
+  for (int b = 0; b < TL_MEDIAN_BINS; b++)
+    h.bins[b] = 0;
   if (unit >= d.width)
     return;
 
-  band  = (unit >> 2) / pairs;
-  x     = ((unit >> 2) - band * pairs) * 2;
-  first = band * run;
-  end   = min (first + run, height);
-
-  for (k = 0; k < n_cells; k++)
+  band   = (unit >> 2) / width;
+  x      = (unit >> 2) - band * width;
+  first  = band * run;
+  end    = min (first + run, height);
+  h.weight = 0;
+  h.last   = 0;
+  h.below  = 0;
+  for (int dx = -radius; dx <= radius; dx++)
     {
-      int4 cell = cells[k];
+      int reach = outline[abs (dx)];
 
-      tl_median_pixel (mine, &left, &right, cell.z,
-                       words[clamp (first + cell.y, 0, height - 1) * width +
-                             clamp (x + cell.x, 0, width - 1)],
-                       channel, 1);
+      tl_median_column (&h, bins, width, height, channel, x + dx,
+                        first - reach, first + reach, 1);
     }
-  found[(first * width + x) * 4 + channel] =
-    tl_median_find (mine, mine + TL_MEDIAN_STRIDE, &left, share);
-  if (x + 1 < width)
-    found[(first * width + x + 1) * 4 + channel] =
-      tl_median_find (mine, mine + 2 * TL_MEDIAN_STRIDE, &right, share);
+  found[(first * width + x) * 4 + channel] = tl_median_find (&h, share);
 
-  /* Every step's windows inside the region: no clamping. */
-  inside = (x - radius >= 0 && x + 1 + radius < width &&
+  /* Every step's window inside the region: no clamping. */
+  inside = (x - radius >= 0 && x + radius < width &&
             first - radius - 1 >= 0 && end - 1 + radius < height);
   for (int y = first + 1; y < end; y++)
     {
-      int centre = y * width + x;
+      global const uint *words  = (global const uint *) bins;
+      int                centre = y * width + x;
 
       if (inside)
-        {
-          for (k = 0; k < n_shared; k++)
-            tl_median_pixel (mine, &left, &right, TL_MEDIAN_SHARED,
-                             words[centre + moves[k].w], channel, moves[k].z);
-          for (; k < n_shared + n_left; k++)
-            tl_median_pixel (mine, &left, &right, TL_MEDIAN_LEFT,
-                             words[centre + moves[k].w], channel, moves[k].z);
-          for (; k < n_moves; k++)
-            tl_median_pixel (mine, &left, &right, TL_MEDIAN_RIGHT,
-                             words[centre + moves[k].w], channel, moves[k].z);
-        }
+        for (int k = 0; k < n_moves; k++)
+          tl_median_pixel (&h, words[centre + moves[k].w], channel,
+                           moves[k].z);
       else
-        for (k = 0; k < n_moves; k++)
+        for (int k = 0; k < n_moves; k++)
           {
             int4 move = moves[k];
-            int  part = k < n_shared ? TL_MEDIAN_SHARED :
-                        k < n_shared + n_left ? TL_MEDIAN_LEFT : TL_MEDIAN_RIGHT;
 
-            tl_median_pixel (mine, &left, &right, part,
-                             words[clamp (y + move.y, 0, height - 1) * width +
-                                   clamp (x + move.x, 0, width - 1)],
+            tl_median_pixel (&h, words[clamp (y + move.y, 0, height - 1) * width +
+                                       clamp (x + move.x, 0, width - 1)],
                              channel, move.z);
           }
-      found[centre * 4 + channel] =
-        tl_median_find (mine, mine + TL_MEDIAN_STRIDE, &left, share);
-      if (x + 1 < width)
-        found[(centre + 1) * 4 + channel] =
-          tl_median_find (mine, mine + 2 * TL_MEDIAN_STRIDE, &right, share);
+      found[centre * 4 + channel] = tl_median_find (&h, share);
     }
 }
 #endif

@@ -126,19 +126,16 @@
 /* median.cl: tl_median, the line pass between tl_median_bins and
  * tl_median_store (which take only the four).
  */
-#define TL_ARG_MEDIAN_CELLS            4
-#define TL_ARG_MEDIAN_N_CELLS          5
-#define TL_ARG_MEDIAN_RADIUS           6
-#define TL_ARG_MEDIAN_MOVES            7
-#define TL_ARG_MEDIAN_N_SHARED         8
-#define TL_ARG_MEDIAN_N_LEFT           9
-#define TL_ARG_MEDIAN_N_MOVES          10
-#define TL_ARG_MEDIAN_PERCENTILE       11
-#define TL_ARG_MEDIAN_ALPHA_PERCENTILE 12
-#define TL_ARG_MEDIAN_WIDTH            13
-#define TL_ARG_MEDIAN_HEIGHT           14
-#define TL_ARG_MEDIAN_RUN              15
-#define TL_ARG_MEDIAN_HISTOGRAMS       16
+#define TL_ARG_MEDIAN_OUTLINE          4
+#define TL_ARG_MEDIAN_RADIUS           5
+#define TL_ARG_MEDIAN_MOVES            6
+#define TL_ARG_MEDIAN_N_MOVES          7
+#define TL_ARG_MEDIAN_PERCENTILE       8
+#define TL_ARG_MEDIAN_ALPHA_PERCENTILE 9
+#define TL_ARG_MEDIAN_WIDTH            10
+#define TL_ARG_MEDIAN_HEIGHT           11
+#define TL_ARG_MEDIAN_RUN              12
+#define TL_ARG_MEDIAN_HISTOGRAMS       13
 
 /* tone.cl; tl_mono_mixer_codes takes tl_mono_mixer's. */
 #define TL_ARG_BRIGHTNESS_CONTRAST_CONTRAST   4

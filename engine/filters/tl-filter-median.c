@@ -117,100 +117,36 @@ tl_median_holds (const gint *outline,
   return ABS (dx) <= radius && ABS (dy) <= outline[ABS (dx)];
 }
 
-/* The parts of the histograms a work-item of tl_median keeps for the
- * windows of two neighbouring columns (kernels/median.cl).
- */
-enum
-{
-  TL_MEDIAN_SHARED,
-  TL_MEDIAN_LEFT,
-  TL_MEDIAN_RIGHT
-};
-
-/* Which part holds (DX, DY) from the left column's centre, the right
- * centre one column on; -1 for neither window.
- */
-static gint
-tl_median_part (const gint *outline,
-                gint        radius,
-                gint        dx,
-                gint        dy)
-{
-  gboolean in_left  = tl_median_holds (outline, radius, dx, dy);
-  gboolean in_right = tl_median_holds (outline, radius, dx - 1, dy);
-
-  if (in_left && in_right)
-    return TL_MEDIAN_SHARED;
-  if (in_left)
-    return TL_MEDIAN_LEFT;
-  return in_right ? TL_MEDIAN_RIGHT : -1;
-}
-
-/* The first windows' pixels: (column, row, part, 0) from the left
- * centre.  Returns how many; free *CELLS with g_free ().
- */
-static gint
-tl_median_cells (const gint *outline,
-                 gint        radius,
-                 cl_int    **cells)
-{
-  GArray *list = g_array_new (FALSE, FALSE, sizeof (cl_int));
-  gint    dx, dy, n;
-
-  for (dy = -radius; dy <= radius; dy++)
-    for (dx = -radius; dx <= radius + 1; dx++)
-      {
-        gint part = tl_median_part (outline, radius, dx, dy);
-
-        if (part >= 0)
-          {
-            cl_int entry[4] = { dx, dy, part, 0 };
-
-            g_array_append_vals (list, entry, 4);
-          }
-      }
-  n      = list->len / 4;
-  *cells = (cl_int *) g_array_free (list, FALSE);
-  return n;
-}
-
-/* What a step of the windows down adds to each part and takes from it, a
- * pixel each: (column, row, +1 or -1, row * WIDTH + column) from the new
- * left centre, the shared part's first, then the left's, then the
- * right's (their counts in N_PART).  Returns how many in all; free
- * *MOVES with g_free ().
+/* What a step of the window down adds and takes away, a pixel each:
+ * (column, row, +1 or -1, row * WIDTH + column) from the new centre.
+ * Returns how many; free *MOVES with g_free ().
  */
 static gint
 tl_median_moves (const gint *outline,
                  gint        radius,
                  gint        width,
-                 gint        n_part[3],
                  cl_int    **moves)
 {
   GArray *list = g_array_new (FALSE, FALSE, sizeof (cl_int));
-  gint    part, dx, dy, n;
+  gint    dx, dy, n;
 
-  /* From the new centre, the old one is a row up: a pixel a part holds
-   * now and did not comes in, one it held and does not goes out.
+  /* From the new centre, the old one is a row up: a pixel in the new
+   * window and not the old comes in, one in the old and not the new
+   * goes out.
    */
-  for (part = TL_MEDIAN_SHARED; part <= TL_MEDIAN_RIGHT; part++)
-    {
-      n_part[part] = 0;
-      for (dy = -radius - 1; dy <= radius; dy++)
-        for (dx = -radius; dx <= radius + 1; dx++)
+  for (dy = -radius - 1; dy <= radius; dy++)
+    for (dx = -radius; dx <= radius; dx++)
+      {
+        gboolean was = tl_median_holds (outline, radius, dx, dy + 1);
+        gboolean is  = tl_median_holds (outline, radius, dx, dy);
+
+        if (was != is)
           {
-            gboolean was = tl_median_part (outline, radius, dx, dy + 1) == part;
-            gboolean is  = tl_median_part (outline, radius, dx, dy) == part;
+            cl_int entry[4] = { dx, dy, is ? 1 : -1, dy * width + dx };
 
-            if (was != is)
-              {
-                cl_int entry[4] = { dx, dy, is ? 1 : -1, dy * width + dx };
-
-                g_array_append_vals (list, entry, 4);
-                n_part[part]++;
-              }
+            g_array_append_vals (list, entry, 4);
           }
-    }
+      }
 
   n      = list->len / 4;
   *moves = (cl_int *) g_array_free (list, FALSE);
@@ -303,17 +239,17 @@ tl_median_reference (const TlFilter      *filter,
       }
 }
 
-/* Rows a work-item of tl_median slides its windows down: its first
- * windows cost about a row's pixels times the window's height, each
+/* Pixels a work-item of tl_median slides its window down: its first
+ * window costs about a row's pixels times the window's height, each
  * further step about four rows' widths, so runs grow with the radius to
- * keep the first windows' share small.
+ * keep the first window's share small.
  */
 #define TL_MEDIAN_MIN_RUN 64
 
 /* Three passes (kernels/median.cl): the pixels' bins under the plan, the
- * windows' percentiles as bins along runs of two neighbouring columns, a
- * channel an item (a line pass, its histograms in local memory), those
- * stored as values under the plan.
+ * windows' percentiles as bins in runs of a column, a channel an item (a
+ * line pass, its histogram in local memory), those stored as values
+ * under the plan.
  */
 static gboolean
 tl_median_cl (TlRun         *run,
@@ -323,9 +259,7 @@ tl_median_cl (TlRun         *run,
   gint               r;
   g_autofree gint   *outline = tl_median_outline (values, &r);
   g_autofree cl_int *steps   = NULL;
-  g_autofree cl_int *firsts  = NULL;
-  gint               n_part[3];
-  cl_int             n_steps, n_cells, n_shared, n_left;
+  cl_int             n_steps;
   cl_int             radius  = r;
   cl_ulong           share   = tl_median_share (values, TL_MEDIAN_PERCENTILE);
   cl_ulong           alpha   = tl_median_share (values, TL_MEDIAN_ALPHA_PERCENTILE);
@@ -334,23 +268,20 @@ tl_median_cl (TlRun         *run,
   cl_int             width   = pixels->width, height = pixels->height;
   cl_int             run_length = MAX (TL_MEDIAN_MIN_RUN, 4 * r);
   gboolean           short_counts = tl_median_window (outline, r) * 255 <= G_MAXUINT16;
-  guint64            lines   = (guint64) ((width + 1) / 2) *
+  guint64            lines   = (guint64) width *
                                ((height + run_length - 1) / run_length) * 4;
   cl_mem             in      = tl_run_get_input (run);
   cl_mem             out     = tl_run_get_output (run);
-  cl_mem             cells, moves, bins, found;
+  cl_mem             heights, moves, bins, found;
   cl_kernel          binning, median, store;
 
-  n_cells  = tl_median_cells (outline, r, &firsts);
-  n_steps  = tl_median_moves (outline, r, width, n_part, &steps);
-  n_shared = n_part[TL_MEDIAN_SHARED];
-  n_left   = n_part[TL_MEDIAN_LEFT];
-  cells = tl_run_new_buffer (run, CL_MEM_READ_ONLY,
-                             sizeof (cl_int) * 4 * n_cells, firsts, error);
+  n_steps = tl_median_moves (outline, r, width, &steps);
+  heights = tl_run_new_buffer (run, CL_MEM_READ_ONLY,
+                               sizeof (cl_int) * (r + 1), outline, error);
   /* A buffer may not be empty: at radius 0 there is nothing to move. */
-  moves = cells ? tl_run_new_buffer (run, CL_MEM_READ_ONLY,
-                                     sizeof (cl_int) * 4 * MAX (n_steps, 1),
-                                     n_steps ? steps : NULL, error) : NULL;
+  moves = heights ? tl_run_new_buffer (run, CL_MEM_READ_ONLY,
+                                       sizeof (cl_int) * 4 * MAX (n_steps, 1),
+                                       n_steps ? steps : NULL, error) : NULL;
   bins  = moves ? tl_run_new_buffer (run, CL_MEM_READ_WRITE, n * 4, NULL,
                                      error) : NULL;
   found = bins ? tl_run_new_buffer (run, CL_MEM_READ_WRITE, n * 4, NULL,
@@ -380,18 +311,12 @@ tl_median_cl (TlRun         *run,
                         sizeof (cl_mem), &bins, error) ||
       ! tl_run_set_arg (run, median, TL_ARG_OUT,
                         sizeof (cl_mem), &found, error) ||
-      ! tl_run_set_arg (run, median, TL_ARG_MEDIAN_CELLS,
-                        sizeof (cl_mem), &cells, error) ||
-      ! tl_run_set_arg (run, median, TL_ARG_MEDIAN_N_CELLS,
-                        sizeof (cl_int), &n_cells, error) ||
+      ! tl_run_set_arg (run, median, TL_ARG_MEDIAN_OUTLINE,
+                        sizeof (cl_mem), &heights, error) ||
       ! tl_run_set_arg (run, median, TL_ARG_MEDIAN_RADIUS,
                         sizeof (cl_int), &radius, error) ||
       ! tl_run_set_arg (run, median, TL_ARG_MEDIAN_MOVES,
                         sizeof (cl_mem), &moves, error) ||
-      ! tl_run_set_arg (run, median, TL_ARG_MEDIAN_N_SHARED,
-                        sizeof (cl_int), &n_shared, error) ||
-      ! tl_run_set_arg (run, median, TL_ARG_MEDIAN_N_LEFT,
-                        sizeof (cl_int), &n_left, error) ||
       ! tl_run_set_arg (run, median, TL_ARG_MEDIAN_N_MOVES,
                         sizeof (cl_int), &n_steps, error) ||
       ! tl_run_set_arg (run, median, TL_ARG_MEDIAN_PERCENTILE,
@@ -406,7 +331,7 @@ tl_median_cl (TlRun         *run,
                         sizeof (cl_int), &run_length, error) ||
       ! tl_run_enqueue_lines_local (run, median, TL_ARG_DISPATCH, lines,
                                     TL_ARG_MEDIAN_HISTOGRAMS,
-                                    3 * (TL_MEDIAN_BINS + 1) *
+                                    (TL_MEDIAN_BINS + 1) *
                                     (short_counts ? sizeof (cl_ushort) :
                                                     sizeof (cl_uint)),
                                     error))
@@ -414,8 +339,10 @@ tl_median_cl (TlRun         *run,
 
   store = tl_run_get_kernel (run, "tl_median_store", error);
   return (store != NULL &&
-          tl_run_set_arg (run, store, TL_ARG_IN, sizeof (cl_mem), &found, error) &&
-          tl_run_set_arg (run, store, TL_ARG_OUT, sizeof (cl_mem), &out, error) &&
+          tl_run_set_arg (run, store, TL_ARG_IN,
+                          sizeof (cl_mem), &found, error) &&
+          tl_run_set_arg (run, store, TL_ARG_OUT,
+                          sizeof (cl_mem), &out, error) &&
           tl_run_enqueue (run, store, TL_ARG_DISPATCH, error));
 }
 
