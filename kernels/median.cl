@@ -7,9 +7,9 @@
  * under the plan).  Then a work-item slides a window down a run of a
  * column for one channel (tl_median, a line pass), counting the window's
  * histogram in local memory: the first window whole (its outline from
- * the host), then at each step the parts of rows by which the window
- * moves (a list from the host), about 4 radius + 2 pixels, so the cost
- * grows with the radius, not its square.  Neighbouring items take
+ * the host), then at each step a pixel into and a pixel out of each of
+ * its columns (where, from a list from the host), 4 radius + 2 pixels,
+ * so the cost grows with the radius, not its square.  Neighbouring items take
  * neighbouring columns, so a step's reads across a group are one
  * stretch of a row.  The percentile's bin is walked
  * to from the last one, and kept; a last pass under the plan stores the
@@ -152,9 +152,10 @@ tl_median_bins (global const tl_pixel *in,
  * side by side), each item's histogram in local memory (HISTOGRAMS,
  * TL_MEDIAN_STRIDE counts an item).  OUTLINE[i]: the window's
  * half-height i columns from its centre; MOVES: what a step down adds to
- * the window and takes from it, a pixel each, (column, row, +1 or -1,
- * row * WIDTH + column) from the centre, the last for runs whose windows
- * all lie inside the region.
+ * the window and takes from it, a pixel a column of the window
+ * (N_MOVES): (where the pixel entering is, where the one leaving is,
+ * both from the centre as row * WIDTH + column, for runs whose windows
+ * all lie inside the region; the column; the half-height).
  */
 #define TL_MEDIAN_STRIDE (TL_MEDIAN_BINS + 1)
 
@@ -214,16 +215,24 @@ tl_median (global const uchar4 *bins,
 
       if (inside)
         for (int k = 0; k < n_moves; k++)
-          tl_median_pixel (&h, words[centre + moves[k].w], channel,
-                           moves[k].z);
+          {
+            int4 move     = moves[k];
+            uint entering = words[centre + move.x];
+            uint leaving  = words[centre + move.y];
+
+            tl_median_pixel (&h, entering, channel, 1);
+            tl_median_pixel (&h, leaving, channel, -1);
+          }
       else
         for (int k = 0; k < n_moves; k++)
           {
-            int4 move = moves[k];
+            int4 move   = moves[k];
+            int  column = clamp (x + move.z, 0, width - 1);
 
-            tl_median_pixel (&h, words[clamp (y + move.y, 0, height - 1) * width +
-                                       clamp (x + move.x, 0, width - 1)],
-                             channel, move.z);
+            tl_median_pixel (&h, words[clamp (y + move.w, 0, height - 1) * width +
+                                       column], channel, 1);
+            tl_median_pixel (&h, words[clamp (y - move.w - 1, 0, height - 1) * width +
+                                       column], channel, -1);
           }
       found[centre * 4 + channel] = tl_median_find (&h, share);
     }

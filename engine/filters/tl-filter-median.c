@@ -105,21 +105,12 @@ tl_median_window (const gint *outline,
   return pixels;
 }
 
-/* Whether the window of OUTLINE and RADIUS holds (DX, DY) from its
- * centre.
- */
-static gboolean
-tl_median_holds (const gint *outline,
-                 gint        radius,
-                 gint        dx,
-                 gint        dy)
-{
-  return ABS (dx) <= radius && ABS (dy) <= outline[ABS (dx)];
-}
-
-/* What a step of the window down adds and takes away, a pixel each:
- * (column, row, +1 or -1, row * WIDTH + column) from the new centre.
- * Returns how many; free *MOVES with g_free ().
+/* What a step of the window down adds and takes away: in each of its
+ * columns DX, the pixel a half-height below the new centre enters and
+ * the one a half-height and a row above it leaves.  MOVES gets (where
+ * the one entering is, where the one leaving is, both from the centre as
+ * row * WIDTH + column; DX; the half-height) a column.  Returns how many;
+ * free *MOVES with g_free ().
  */
 static gint
 tl_median_moves (const gint *outline,
@@ -127,29 +118,19 @@ tl_median_moves (const gint *outline,
                  gint        width,
                  cl_int    **moves)
 {
-  GArray *list = g_array_new (FALSE, FALSE, sizeof (cl_int));
-  gint    dx, dy, n;
+  gint n = 2 * radius + 1, dx;
 
-  /* From the new centre, the old one is a row up: a pixel in the new
-   * window and not the old comes in, one in the old and not the new
-   * goes out.
-   */
-  for (dy = -radius - 1; dy <= radius; dy++)
-    for (dx = -radius; dx <= radius; dx++)
-      {
-        gboolean was = tl_median_holds (outline, radius, dx, dy + 1);
-        gboolean is  = tl_median_holds (outline, radius, dx, dy);
+  *moves = g_new (cl_int, 4 * n);
+  for (dx = -radius; dx <= radius; dx++)
+    {
+      cl_int *move  = *moves + 4 * (dx + radius);
+      gint    reach = outline[ABS (dx)];
 
-        if (was != is)
-          {
-            cl_int entry[4] = { dx, dy, is ? 1 : -1, dy * width + dx };
-
-            g_array_append_vals (list, entry, 4);
-          }
-      }
-
-  n      = list->len / 4;
-  *moves = (cl_int *) g_array_free (list, FALSE);
+      move[0] = reach * width + dx;
+      move[1] = -(reach + 1) * width + dx;
+      move[2] = dx;
+      move[3] = reach;
+    }
   return n;
 }
 
@@ -278,10 +259,9 @@ tl_median_cl (TlRun         *run,
   n_steps = tl_median_moves (outline, r, width, &steps);
   heights = tl_run_new_buffer (run, CL_MEM_READ_ONLY,
                                sizeof (cl_int) * (r + 1), outline, error);
-  /* A buffer may not be empty: at radius 0 there is nothing to move. */
   moves = heights ? tl_run_new_buffer (run, CL_MEM_READ_ONLY,
-                                       sizeof (cl_int) * 4 * MAX (n_steps, 1),
-                                       n_steps ? steps : NULL, error) : NULL;
+                                       sizeof (cl_int) * 4 * n_steps, steps,
+                                       error) : NULL;
   bins  = moves ? tl_run_new_buffer (run, CL_MEM_READ_WRITE, n * 4, NULL,
                                      error) : NULL;
   found = bins ? tl_run_new_buffer (run, CL_MEM_READ_WRITE, n * 4, NULL,
