@@ -5,48 +5,21 @@
  * The table below holds the cases chosen by hand (settings, photos and
  * tolerances that matter); every filter of the registry that it leaves
  * without a float or a narrow-storage case gets one more, its defaults on
- * coffee.png, held exactly to its reference.  The README's filter table is
- * held to the registry too.
+ * coffee.png, held exactly to its reference.  The program's other checks
+ * (the README's filter table, display hints, the references' accuracy,
+ * edge cases of runs) are in filter-checks.c; what both use, in
+ * filter-fixtures.c.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"
 
-#include <math.h>
 #include <string.h>
 
-#include "tl-cl.h"
 #include "tl-error.h"
-#include "tl-filter.h"
-#include "tl-image.h"
-#include "tl-run.h"
 
-typedef struct
-{
-  const gchar *filter;
-  const gchar *settings[4];     /* --set style, NULL-terminated */
-  const gchar *photo;
-  gdouble      tolerance;       /* against the reference; 0 = exact */
-  gboolean     full_sweep;      /* every combination, or a cross section */
-  const gchar *layer;           /* the layer's babl format, so its storage;
-                                 * NULL: floats in the working format */
-  guint        width;           /* the photo's first columns only; 0: all */
-  gboolean     translucent;     /* alpha from the photo's green channel */
-} FilterCase;
-
-static TlContext *context;
-
-/* The recursive Gaussian's distance from the convolution on values in
- * [0, 1], largest and mean (README, "Filters").
- */
-#define TL_TEST_RECURSIVE_MAX  4e-2
-#define TL_TEST_RECURSIVE_MEAN 3e-3
-
-/* box-blur's exact running sums against the single-precision convolution
- * of the same box (/filters/box-accuracy): the convolution's rounding.
- */
-#define TL_TEST_BOX_MAX 1e-5
+#include "filter-fixtures.h"
 
 static const FilterCase filter_cases[] =
 {
@@ -301,160 +274,6 @@ static const TlMode modes[] = { TL_MODE_UNIFORM, TL_MODE_NON_UNIFORM, TL_MODE_EM
 static const guint  swizzles[] = { 0, 1, 3, 8, 16 };
 static const guint  ks[] = { 1, 3, 4 };
 
-typedef struct
-{
-  TlImage  *image;
-  TlValue  *values;
-  TlCodec  *codec;
-  TlPixels  pixels;
-  gpointer  in;
-  gpointer  reference;
-  gpointer  baseline;      /* OpenCL under the default dispatch */
-  gdouble   rounding;      /* the layout's tolerance beyond the case's */
-  gsize     n_values;      /* channels in the image */
-  gsize     n_bytes;
-} Prepared;
-
-/* PHOTO from the test images; free it with tl_image_free (). */
-static TlImage *
-load_photo (const gchar *photo)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree gchar *path  = g_test_build_filename (G_TEST_DIST, "images",
-                                                   photo, NULL);
-  TlImage          *image = tl_image_load (path, &error);
-
-  g_assert_no_error (error);
-  return image;
-}
-
-static void
-prepare (const FilterCase *c,
-         const TlFilter   *filter,
-         Prepared         *p)
-{
-  g_autoptr(GError) error = NULL;
-  const Babl       *layer;
-  guint             i;
-
-  p->image = load_photo (c->photo);
-
-  p->values = tl_filter_default_values (filter);
-  for (i = 0; c->settings[i]; i++)
-    {
-      g_assert_true (tl_filter_parse_assignment (filter, p->values,
-                                                 c->settings[i], &error));
-      g_assert_no_error (error);
-    }
-
-  /* The photo as a layer of the case's format would hold it. */
-  layer = c->layer ? babl_format_with_space (c->layer,
-                                             tl_image_get_format (p->image)) :
-                     tl_image_get_format (p->image);
-  p->codec = c->layer ? tl_codec_new (layer, filter->format, &error) :
-                        tl_codec_new_float (layer, filter->format, &error);
-  g_assert_no_error (error);
-
-  p->pixels.width  = c->width ? c->width : tl_image_get_width (p->image);
-  p->pixels.height = tl_image_get_height (p->image);
-  p->pixels.codec  = p->codec;
-  p->n_values      = (gsize) p->pixels.width * p->pixels.height * 4;
-  p->n_bytes       = (gsize) p->pixels.width * p->pixels.height *
-                     tl_codec_get_pixel_size (p->codec);
-  p->in            = tl_image_get_stored (p->image,
-                                          tl_codec_get_format (p->codec), NULL);
-  /* The first columns: rows packed one after the other again. */
-  g_assert_cmpuint (p->pixels.width, <=, tl_image_get_width (p->image));
-  for (i = 1; i < p->pixels.height; i++)
-    {
-      gsize row = (gsize) p->pixels.width * tl_codec_get_pixel_size (p->codec);
-
-      memmove ((guint8 *) p->in + i * row,
-               (guint8 *) p->in + (gsize) i * tl_image_get_width (p->image) *
-                                  tl_codec_get_pixel_size (p->codec),
-               row);
-    }
-  /* The test photos are opaque; a translucent case takes each pixel's
-   * alpha from its green, so premultiplication meets every alpha, none
-   * and nearly none included.
-   */
-  if (c->translucent)
-    {
-      gsize channel = tl_codec_get_pixel_size (p->codec) / 4;
-
-      for (i = 0; i < p->n_values; i += 4)
-        memcpy ((guint8 *) p->in + (i + 3) * channel,
-                (guint8 *) p->in + (i + 1) * channel, channel);
-    }
-  p->pixels.in     = p->in;
-  p->reference     = g_malloc (p->n_bytes);
-  p->baseline      = g_malloc (p->n_bytes);
-  p->pixels.out    = p->reference;
-  /* What the device runs: without double precision, the convolution for
-   * the recursive Gaussian's standard deviations.
-   */
-  g_assert_true (tl_filter_device_reference (context, filter, p->values,
-                                             &p->pixels, NULL));
-}
-
-static void
-unprepare (Prepared *p)
-{
-  tl_image_free (p->image);
-  tl_codec_free (p->codec);
-  g_free (p->values);
-  g_free (p->in);
-  g_free (p->reference);
-  g_free (p->baseline);
-}
-
-/* Channel I of stored pixels, as a number: a code or a value. */
-static gdouble
-stored_value (const TlCodec *codec,
-              gconstpointer  data,
-              gsize          i)
-{
-  switch (tl_codec_get_storage (codec))
-    {
-    case TL_STORAGE_U8:
-      return ((const guint8 *) data)[i];
-    case TL_STORAGE_U16:
-      return ((const guint16 *) data)[i];
-    case TL_STORAGE_HALF:
-      return tl_codec_half_to_float (((const guint16 *) data)[i]);
-    default:
-      return ((const gfloat *) data)[i];
-    }
-}
-
-static gdouble
-max_difference (const Prepared *p,
-                gconstpointer   a,
-                gconstpointer   b,
-                gsize          *where)
-{
-  gdouble worst = 0.0;
-  gsize   i;
-
-  *where = 0;
-  for (i = 0; i < p->n_values; i++)
-    {
-      gdouble x = stored_value (p->codec, a, i);
-      gdouble y = stored_value (p->codec, b, i);
-      gdouble d = fabs (x - y);
-
-      /* A float never written stays NaN and must fail. */
-      if (isnan (x) != isnan (y))
-        d = INFINITY;
-      if (d > worst)
-        {
-          worst  = d;
-          *where = i;
-        }
-    }
-  return worst;
-}
-
 /* The recursive Gaussian's group layout's tolerance against the C
  * reference in CODEC's storage (test_filter ()): its segments start from
  * states carried in doubles, the sequential recursion's but for their
@@ -476,66 +295,18 @@ group_rounding (const TlCodec *codec)
     }
 }
 
-static void
-run_one (const FilterCase *c,
-         const TlFilter   *filter,
-         Prepared         *p,
-         const TlChoice   *choice,
-         gpointer          out,
-         const gchar      *what)
-{
-  g_autoptr(GError) error = NULL;
-  TlPixels          pixels = p->pixels;
-  TlPlan            plan;
-  gsize             where;
-  gdouble           diff, tolerance;
-
-  /* Poison the output so unwritten pixels show: NaN in float and half,
-   * 0xa5 codes otherwise.
-   */
-  memset (out, tl_codec_get_storage (p->codec) == TL_STORAGE_U8 ||
-               tl_codec_get_storage (p->codec) == TL_STORAGE_U16 ? 0xa5 : 0xff,
-          p->n_bytes);
-  pixels.out = out;
-
-  if (! tl_run_filter (context, filter, p->values, choice, &pixels, &plan,
-                       NULL, &error))
-    g_error ("%s on %s (%s), %s: %s", c->filter, c->photo,
-             c->layer ? c->layer : "float", what, error->message);
-
-  /* A device that cannot divide correctly rounded may miss a rounding
-   * where a translucent layer leaves premultiplied light.
-   */
-  tolerance = MAX (c->tolerance, p->rounding);
-  if (c->translucent && ! tl_context_get_device (context)->exact_divide)
-    tolerance = MAX (tolerance, tl_codec_get_storage (p->codec) ==
-                                TL_STORAGE_HALF ? 1e-3 : 1.0);
-
-  diff = max_difference (p, out, p->reference, &where);
-  if (p->rounding > 0.0 && diff > 0.0 &&
-      strcmp (what, "default dispatch") == 0)
-    g_test_message ("%s on %s (%s), %s: %g from the C reference", c->filter,
-                    c->photo, c->layer ? c->layer : "float", what, diff);
-  if (diff > tolerance)
-    g_error ("%s on %s (%s), %s: differs from the C reference by %g at "
-             "pixel %zu,%zu channel %zu", c->filter, c->photo,
-             c->layer ? c->layer : "float", what, diff,
-             (where / 4) % p->pixels.width, (where / 4) / p->pixels.width,
-             where % 4);
-}
-
-/* One dispatch against the C reference (run_one ()) and against the
- * default dispatch's bits.
+/* One dispatch against the C reference (filter_fixture_run ()) and
+ * against the default dispatch's bits.
  */
 static void
 run_identical (const FilterCase *c,
                const TlFilter   *filter,
-               Prepared         *p,
+               FilterFixture    *p,
                const TlChoice   *choice,
                gpointer          out,
                const gchar      *what)
 {
-  run_one (c, filter, p, choice, out, what);
+  filter_fixture_run (c, filter, p, choice, out, what);
   if (memcmp (out, p->baseline, p->n_bytes) != 0)
     g_error ("%s on %s (%s), %s: not identical to the default dispatch",
              c->filter, c->photo, c->layer ? c->layer : "float", what);
@@ -548,7 +319,7 @@ run_identical (const FilterCase *c,
 static guint
 sweep_dispatches (const FilterCase *c,
                   const TlFilter   *filter,
-                  Prepared         *p,
+                  FilterFixture    *p,
                   gpointer          out,
                   const gchar      *items)
 {
@@ -634,21 +405,21 @@ test_filter (gconstpointer data)
   const FilterCase   *c      = data;
   const TlFilter     *filter = tl_filter_lookup (c->filter, NULL);
   g_autofree gpointer out    = NULL;
-  Prepared            p = { 0, };
+  FilterFixture       p = { 0, };
   TlChoice            choice;
   const gchar *const *items;
   gboolean            recursive, segmented;
   guint               i, n_items, runs = 0;
 
   g_assert_nonnull (filter);
-  prepare (c, filter, &p);
+  filter_fixture_prepare (c, filter, &p);
   out = g_malloc (p.n_bytes);
 
   /* The default dispatch first: it must match the reference, and every
    * other dispatch under every layout must match it bit for bit.
    */
   recursive = takes_recursive (filter, p.values) &&
-              tl_filter_recursive_supported (context);
+              tl_filter_recursive_supported (filter_fixture_context);
   items   = recursive ? recursive_items : default_items;
   n_items = recursive ? G_N_ELEMENTS (recursive_items) : 1;
   for (i = 0; i < n_items; i++)
@@ -667,7 +438,8 @@ test_filter (gconstpointer data)
         {
           tl_choice_init (&choice);
           choice.pixels_per_item = 0;
-          run_one (c, filter, &p, &choice, p.baseline, "default dispatch");
+          filter_fixture_run (c, filter, &p, &choice, p.baseline,
+                              "default dispatch");
         }
       runs += sweep_dispatches (c, filter, &p, out, items[i]);
       g_unsetenv ("THREADLENS_RECURSIVE_ITEMS");
@@ -676,7 +448,7 @@ test_filter (gconstpointer data)
   g_test_message ("%s on %s (%s storage): %u dispatch choices matched",
                   c->filter, c->photo,
                   tl_codec_storage_name (tl_codec_get_storage (p.codec)), runs);
-  unprepare (&p);
+  filter_fixture_clear (&p);
 }
 
 /* Whether the table has a case for FILTER in LAYER's kind of storage:
@@ -722,467 +494,6 @@ registry_cases (void)
   return cases;
 }
 
-/* PHOTO in FILTER's working format, as its C reference sees it; free
- * PIXELS->in with g_free ().
- */
-static void
-load_working_pixels (const gchar    *photo,
-                     const TlFilter *filter,
-                     TlFloatPixels  *pixels)
-{
-  TlImage *image = load_photo (photo);
-
-  *pixels = (TlFloatPixels) { 0, };
-  pixels->width  = tl_image_get_width (image);
-  pixels->height = tl_image_get_height (image);
-  pixels->x      = pixels->y = 0;
-  pixels->in     = tl_image_get_stored (image,
-                                        babl_format_with_space (filter->format,
-                                                                tl_image_get_format (image)),
-                                        NULL);
-  pixels->out    = NULL;
-  /* The two-pass references' scratch, which tl_filter_reference ()
-   * would allocate.
-   */
-  pixels->scratch = g_new (gfloat, (gsize) pixels->width * pixels->height * 4);
-  tl_image_free (image);
-}
-
-/* The largest and the mean difference between N floats of A and B. */
-static void
-compare_floats (const gfloat *a,
-                const gfloat *b,
-                gsize         n,
-                gdouble      *worst,
-                gdouble      *mean)
-{
-  gdouble sum = 0.0;
-  gsize   k;
-
-  *worst = 0.0;
-  for (k = 0; k < n; k++)
-    {
-      gdouble d = fabs ((gdouble) a[k] - b[k]);
-
-      *worst = MAX (*worst, d);
-      sum   += d;
-    }
-  *mean = sum / n;
-}
-
-/* The recursive filter against the convolution it stands in for, on
- * photos in the working format: the bounds the README states.
- */
-static void
-test_recursive_accuracy (void)
-{
-  static const gchar *const photos[] = { "coffee.png", "logo.png", "astronaut.png" };
-  static const gdouble      std_devs[] = { TL_RECURSIVE_MIN_STD_DEV, 8.0, 20.0, 50.0 };
-  const TlFilter           *blur = tl_filter_lookup ("gaussian-blur", NULL);
-  guint                     i, j;
-
-  for (i = 0; i < G_N_ELEMENTS (photos); i++)
-    {
-      TlFloatPixels pixels;
-      gsize         n;
-
-      load_working_pixels (photos[i], blur, &pixels);
-      n = (gsize) pixels.width * pixels.height * 4;
-      for (j = 0; j < G_N_ELEMENTS (std_devs); j++)
-        {
-          g_autofree gfloat *recursive = g_new (gfloat, n);
-          g_autofree gfloat *convolved = g_new (gfloat, n);
-          g_autofree gfloat *weights   = NULL;
-          gdouble            worst, mean;
-          gint               radius;
-
-          pixels.out = recursive;
-          tl_filter_recursive_reference (std_devs[j], &pixels);
-          weights    = tl_filter_gaussian_weights (std_devs[j], &radius);
-          pixels.out = convolved;
-          tl_filter_convolve_reference (weights, radius, &pixels);
-
-          compare_floats (recursive, convolved, n, &worst, &mean);
-          g_test_message ("%s, std-dev %g: recursive - convolution: max %.2e "
-                          "(%.2f/255), mean %.2e (%.3f/255)", photos[i],
-                          std_devs[j], worst, worst * 255, mean, mean * 255);
-          g_assert_cmpfloat (worst, <=, TL_TEST_RECURSIVE_MAX);
-          g_assert_cmpfloat (mean, <=, TL_TEST_RECURSIVE_MEAN);
-        }
-      g_free ((gpointer) pixels.in);
-      g_free (pixels.scratch);
-    }
-}
-
-/* The recursive filter in 8-bit storage, whose scratch image holds halves,
- * against the same filter through floats, both encoded: at most one code
- * apart (README, "Filters").
- */
-static void
-test_recursive_half (void)
-{
-  static const gchar *const photos[] = { "coffee.png", "logo.png", "astronaut.png" };
-  /* sRGB codes, and linear ones, whose intervals near 1 are the
-   * narrowest against a half's steps.
-   */
-  static const gchar *const layers[] = { "R'G'B'A u8", "RGBA u8" };
-  static const gdouble      std_devs[] = { TL_RECURSIVE_MIN_STD_DEV, 8.0, 50.0 };
-  const TlFilter           *blur = tl_filter_lookup ("gaussian-blur", NULL);
-  guint                     i, l, j;
-
-  for (i = 0; i < G_N_ELEMENTS (photos); i++)
-    for (l = 0; l < G_N_ELEMENTS (layers); l++)
-      {
-        TlImage            *image = load_photo (photos[i]);
-        g_autoptr(GError)   error = NULL;
-        g_autoptr(TlCodec)  codec = NULL;
-        gsize               n     = (gsize) tl_image_get_width (image) *
-                                    tl_image_get_height (image);
-        g_autofree guint8  *codes = NULL;
-        g_autofree gfloat  *in    = g_new (gfloat, n * 4);
-        TlFloatPixels       pixels = { 0, };
-
-        codec = tl_codec_new (babl_format_with_space (layers[l],
-                                                      tl_image_get_format (image)),
-                              blur->format, &error);
-        g_assert_no_error (error);
-        g_assert_true (tl_filter_scratch_half (codec));
-        codes = tl_image_get_stored (image, tl_codec_get_format (codec), NULL);
-        tl_codec_decode (codec, codes, in, n);
-        pixels.width  = tl_image_get_width (image);
-        pixels.height = tl_image_get_height (image);
-        pixels.in     = in;
-
-        for (j = 0; j < G_N_ELEMENTS (std_devs); j++)
-          {
-            g_autofree gfloat *floats = g_new (gfloat, n * 4);
-            g_autofree gfloat *halves = g_new (gfloat, n * 4);
-            g_autofree guint8 *a      = g_new (guint8, n * 4);
-            g_autofree guint8 *b      = g_new (guint8, n * 4);
-            gsize              k, changed = 0;
-            gint               worst = 0;
-
-            pixels.out          = floats;
-            pixels.scratch_half = FALSE;
-            tl_filter_recursive_reference (std_devs[j], &pixels);
-            pixels.out          = halves;
-            pixels.scratch_half = TRUE;
-            tl_filter_recursive_reference (std_devs[j], &pixels);
-            tl_codec_encode (codec, floats, a, n);
-            tl_codec_encode (codec, halves, b, n);
-            for (k = 0; k < n * 4; k++)
-              {
-                gint d = ABS ((gint) a[k] - (gint) b[k]);
-
-                worst    = MAX (worst, d);
-                changed += d != 0;
-              }
-            g_test_message ("%s (%s), std-dev %g: halves - floats in 8-bit "
-                            "codes: max %d, %" G_GSIZE_FORMAT " of %"
-                            G_GSIZE_FORMAT " codes changed (%.3f%%)",
-                            photos[i], layers[l], std_devs[j], worst, changed,
-                            n * 4, 100.0 * changed / (n * 4));
-            g_assert_cmpint (worst, <=, 1);
-            /* Halves do round differently: the comparison sees them. */
-            g_assert_cmpuint (changed, >, 0);
-          }
-        tl_image_free (image);
-      }
-}
-
-/* box-blur's running sums against the convolution of the same box: the
- * sums are exact, so they differ by the convolution's rounding alone.
- */
-static void
-test_box_accuracy (void)
-{
-  static const gchar *const photos[] = { "coffee.png", "logo.png", "astronaut.png" };
-  static const gint         radii[]  = { 30, 100 };
-  const TlFilter           *box = tl_filter_lookup ("box-blur", NULL);
-  guint                     i, j;
-
-  for (i = 0; i < G_N_ELEMENTS (photos); i++)
-    {
-      TlFloatPixels pixels;
-      gsize         n;
-
-      load_working_pixels (photos[i], box, &pixels);
-      n = (gsize) pixels.width * pixels.height * 4;
-      for (j = 0; j < G_N_ELEMENTS (radii); j++)
-        {
-          TlValue            radius    = { 1, { radii[j] } };
-          g_autofree gfloat *running   = g_new (gfloat, n);
-          g_autofree gfloat *convolved = g_new (gfloat, n);
-          g_autofree gfloat *weights   = g_new (gfloat, 2 * radii[j] + 1);
-          gdouble            worst, mean;
-          gint               k;
-
-          for (k = 0; k < 2 * radii[j] + 1; k++)
-            weights[k] = 1.0 / (gfloat) (2 * radii[j] + 1);
-          pixels.out = running;
-          box->reference (box, &radius, &pixels);
-          pixels.out = convolved;
-          tl_filter_convolve_reference (weights, radii[j], &pixels);
-
-          compare_floats (running, convolved, n, &worst, &mean);
-          g_test_message ("%s, radius %d: running sums - convolution: max "
-                          "%.2e, mean %.2e", photos[i], radii[j], worst, mean);
-          g_assert_cmpfloat (worst, <=, TL_TEST_BOX_MAX);
-          g_assert_cmpfloat (worst, >, 0.0);
-        }
-      g_free ((gpointer) pixels.in);
-      g_free (pixels.scratch);
-    }
-}
-
-/* A kernel's local memory, as the driver reports it, counts the local
- * arguments set on it, and kernels are reused from run to run: a fused
- * convolution whose block takes more than half the local memory of a
- * device with 2 MiB of it (PoCL's) must still take one pass the second
- * time, not fall back on the two.
- */
-static void
-test_fused_again (void)
-{
-  const TlFilter     *blur    = tl_filter_lookup ("gaussian-blur", NULL);
-  TlValue             std_dev = { 1, { 4.9 } };
-  g_autoptr(GError)   error   = NULL;
-  g_autoptr(TlCodec)  codec   = tl_codec_new_float (babl_format ("RGBA float"),
-                                                    blur->format, &error);
-  TlFloatPixels       photo;
-  g_autofree gfloat  *out = NULL;
-  TlPixels            pixels = { 0, };
-  TlChoice            choice;
-  TlRunTimes          times[2];
-  const TlDevice     *device  = tl_context_get_device (context);
-  guint               i;
-
-  /* GPUs take at most 1024 items a group and 48 KiB of local memory. */
-  if (device->max_group_size < 128 * 32 || device->local_mem_size < 2 << 20)
-    {
-      g_test_skip_printf ("%s takes %" G_GSIZE_FORMAT " items a group and "
-                          "%" G_GUINT64_FORMAT " bytes of local memory: the "
-                          "1.5 MiB block of 128x32 items needs more",
-                          device->name, device->max_group_size,
-                          device->local_mem_size);
-      return;
-    }
-
-  g_assert_no_error (error);
-  load_working_pixels ("coffee.png", blur, &photo);
-  out = g_new (gfloat, (gsize) photo.width * photo.height * 4);
-  pixels.width  = photo.width;
-  pixels.height = photo.height;
-  pixels.codec  = codec;
-  pixels.in     = photo.in;
-  pixels.out    = out;
-
-  /* 128 x 32 items of 6 pixels: a block of 1536 + 30 by 32 + 30 pixels
-   * and its row sums, 16 bytes each, 1.5 MiB.
-   */
-  tl_choice_init (&choice);
-  choice.shape_kind      = TL_SHAPE_CUSTOM;
-  choice.shape[0]        = 128;
-  choice.shape[1]        = 32;
-  choice.pixels_per_item = 6;
-  for (i = 0; i < 2; i++)
-    {
-      g_assert_true (tl_run_filter (context, blur, &std_dev, &choice, &pixels,
-                                    NULL, &times[i], &error));
-      g_assert_no_error (error);
-    }
-  g_test_message ("gaussian-blur at std-dev 4.9, 128x32, 6 px/item: %u "
-                  "launches, then %u", times[0].launches, times[1].launches);
-  g_assert_cmpuint (times[1].launches, ==, times[0].launches);
-  g_free ((gpointer) photo.in);
-  g_free (photo.scratch);
-}
-
-/* The tables of codes brightness-contrast and posterize look pixels up
- * in are kept from one run to the next (GIMP's chunks): runs that change
- * the settings, the layer's curve or the filter between them must each
- * get their own, so each matches its own C reference.
- */
-static void
-test_codes_kept (void)
-{
-  static const FilterCase runs[] =
-  {
-    { "brightness-contrast", { "contrast=1.4", "brightness=0.1" },
-      "coffee.png", 0.0, FALSE, "R'G'B'A u16", 301 },
-    { "brightness-contrast", { "contrast=1.4", "brightness=0.1" },
-      "coffee.png", 0.0, FALSE, "R'G'B'A u16", 301 },
-    { "brightness-contrast", { "contrast=1.4", "brightness=0.15" },
-      "coffee.png", 0.0, FALSE, "R'G'B'A u16", 301 },
-    /* Then posterize with brightness-contrast's first value. */
-    { "brightness-contrast", { "contrast=4", "brightness=0.15" },
-      "coffee.png", 0.0, FALSE, "RGBA u16", 301 },
-    { "posterize", { "levels=4", NULL }, "coffee.png", 0.0, FALSE,
-      "RGBA u16", 301 },
-    { "brightness-contrast", { "contrast=1.4", "brightness=0.1" },
-      "coffee.png", 0.0, FALSE, "R'G'B'A u16", 301 },
-    { "brightness-contrast", { "contrast=1.4", "brightness=0.1" },
-      "coffee.png", 0.0, FALSE, "R'G'B'A u8", 301 },
-  };
-  guint i;
-
-  for (i = 0; i < G_N_ELEMENTS (runs); i++)
-    {
-      const TlFilter    *filter = tl_filter_lookup (runs[i].filter, NULL);
-      g_autofree gchar  *what   = g_strdup_printf ("run %u of a sequence", i + 1);
-      g_autofree guint8 *out    = NULL;
-      Prepared           p      = { 0, };
-      TlChoice           choice;
-
-      prepare (&runs[i], filter, &p);
-      out = g_malloc (p.n_bytes);
-      tl_choice_init (&choice);
-      run_one (&runs[i], filter, &p, &choice, out, what);
-      unprepare (&p);
-    }
-}
-
-/* Every number of the registry says how it is shown (tl-filter.h): a
- * slider range within its range, a click the digits can show, a default
- * they show exactly; and no digits exactly where the filter refuses a
- * value between two whole numbers.
- */
-static void
-test_display_hints (void)
-{
-  const TlFilter *const *filters;
-  guint                  n_filters, i, j;
-
-  filters = tl_filter_list (&n_filters);
-  for (i = 0; i < n_filters; i++)
-    for (j = 0; j < filters[i]->n_params; j++)
-      {
-        const TlFilter     *filter = filters[i];
-        const TlParamSpec  *spec   = &filter->params[j];
-        g_autofree TlValue *values = NULL;
-        gdouble             scale, shown, between;
-
-        if (spec->type != TL_PARAM_DOUBLE)
-          continue;
-        g_test_message ("%s: %s", filter->name, spec->name);
-
-        g_assert_cmpfloat (spec->step, >, 0.0);
-        g_assert_cmpfloat (spec->min, <=, spec->ui_min);
-        g_assert_cmpfloat (spec->ui_min, <, spec->ui_max);
-        g_assert_cmpfloat (spec->ui_max, <=, spec->max);
-        g_assert_cmpuint (spec->digits, <=, 6);
-        scale = pow (10.0, spec->digits);
-        shown = spec->step * scale;
-        g_assert_cmpfloat_with_epsilon (shown, round (shown), 1e-9);
-        shown = spec->defaults[0] * scale;
-        g_assert_cmpfloat_with_epsilon (shown, round (shown), 1e-9);
-        if (spec->digits == 0)
-          {
-            g_assert_cmpfloat (spec->min, ==, floor (spec->min));
-            g_assert_cmpfloat (spec->max, ==, floor (spec->max));
-          }
-
-        values  = tl_filter_default_values (filter);
-        between = spec->defaults[0] + 0.5 <= spec->max ?
-                  spec->defaults[0] + 0.5 : spec->defaults[0] - 0.5;
-        g_assert_true (tl_filter_check_values (filter, values, NULL));
-        values[j].v[0] = between;
-        g_assert_cmpint (spec->digits == 0, ==,
-                         ! tl_filter_check_values (filter, values, NULL));
-      }
-}
-
-/* The README's filter table names exactly the registry's filters. */
-static void
-test_readme_table (void)
-{
-  g_autofree gchar *path  = g_test_build_filename (G_TEST_DIST, "..",
-                                                   "README.md", NULL);
-  g_autofree gchar *text  = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GHashTable) rows = g_hash_table_new_full (g_str_hash, g_str_equal,
-                                                      g_free, NULL);
-  g_auto(GStrv)     lines = NULL;
-  const TlFilter *const *filters;
-  guint             n_filters, i;
-  gboolean          inside = FALSE;
-
-  g_assert_true (g_file_get_contents (path, &text, NULL, &error));
-  g_assert_no_error (error);
-
-  /* Rows "| `name` | ..." between "## Filters" and the next section. */
-  lines = g_strsplit (text, "\n", -1);
-  for (i = 0; lines[i]; i++)
-    {
-      if (g_str_has_prefix (lines[i], "## "))
-        inside = strcmp (lines[i], "## Filters") == 0;
-      else if (inside && g_str_has_prefix (lines[i], "| `"))
-        {
-          const gchar *name = lines[i] + 3;
-          const gchar *end  = strchr (name, '`');
-
-          g_assert_nonnull (end);
-          g_hash_table_add (rows, g_strndup (name, end - name));
-        }
-    }
-
-  filters = tl_filter_list (&n_filters);
-  for (i = 0; i < n_filters; i++)
-    if (! g_hash_table_contains (rows, filters[i]->name))
-      g_error ("README.md's filter table has no row for %s", filters[i]->name);
-  for (i = 0; i < n_filters; i++)
-    g_hash_table_remove (rows, filters[i]->name);
-  if (g_hash_table_size (rows) > 0)
-    {
-      GList *extra = g_hash_table_get_keys (rows);
-
-      g_error ("README.md's filter table has a row for %s, which the "
-               "registry does not know", (const gchar *) extra->data);
-    }
-}
-
-/* Values out of range never reach the device. */
-static void
-test_bad_values (void)
-{
-  const TlFilter   *blur   = tl_filter_lookup ("gaussian-blur", NULL);
-  const TlFilter   *matrix = tl_filter_lookup ("color-matrix", NULL);
-  g_autofree TlValue *values = tl_filter_default_values (blur);
-  g_autofree TlValue *mvalues = tl_filter_default_values (matrix);
-  g_autoptr(GError) error  = NULL;
-
-  g_assert_false (tl_filter_set_value (blur, values, "std-dev", "-1", &error));
-  g_assert_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT);
-  g_assert_nonnull (strstr (error->message, "out of range"));
-  g_clear_error (&error);
-
-  g_assert_false (tl_filter_set_value (blur, values, "std-dev", "nan", &error));
-  g_assert_error (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT);
-  g_clear_error (&error);
-
-  g_assert_false (tl_filter_set_value (blur, values, "std-dev", "2px", &error));
-  g_assert_nonnull (strstr (error->message, "not a number"));
-  g_clear_error (&error);
-
-  g_assert_false (tl_filter_set_value (blur, values, "radius", "2", &error));
-  g_assert_nonnull (strstr (error->message, "no parameter 'radius'"));
-  g_clear_error (&error);
-
-  g_assert_false (tl_filter_set_value (matrix, mvalues, "matrix", "1,0,0", &error));
-  g_assert_nonnull (strstr (error->message, "16 or 20"));
-  g_clear_error (&error);
-
-  g_assert_false (tl_filter_parse_assignment (blur, values, "std-dev", &error));
-  g_assert_nonnull (strstr (error->message, "NAME=VALUE"));
-  g_clear_error (&error);
-
-  /* Unchanged by the failures above. */
-  g_assert_cmpfloat (values[0].v[0], ==, 2.0);
-
-  g_assert_null (tl_filter_lookup ("sharpen-unknown", &error));
-  g_assert_nonnull (strstr (error->message, "gaussian-blur"));
-}
-
 int
 main (int    argc,
       char **argv)
@@ -1198,21 +509,23 @@ main (int    argc,
 
   if (! tl_image_init_gegl (&error))
     g_error ("GEGL: %s", error->message);
-  context = tl_context_new (NULL, &error);
+  filter_fixture_context = tl_context_new (NULL, &error);
   /* A second implementation (TL_TEST_SECOND_PLATFORM names it) runs
    * where it is installed; elsewhere TAP says why not.
    */
-  if (context == NULL && g_getenv ("TL_TEST_SECOND_PLATFORM") &&
+  if (filter_fixture_context == NULL &&
+      g_getenv ("TL_TEST_SECOND_PLATFORM") &&
       g_error_matches (error, TL_ERROR, TL_ERROR_NO_DEVICE))
     {
       g_print ("1..0 # SKIP %s is not installed here (%s)\n",
                g_getenv ("TL_TEST_SECOND_PLATFORM"), error->message);
       return 0;
     }
-  if (context == NULL)
+  if (filter_fixture_context == NULL)
     g_error ("OpenCL is required for these tests (CI has PoCL): %s",
              error->message);
-  g_test_message ("device: %s", tl_context_get_device (context)->name);
+  g_test_message ("device: %s",
+                  tl_context_get_device (filter_fixture_context)->name);
 
   for (i = 0; i < G_N_ELEMENTS (filter_cases); i++)
     {
@@ -1238,16 +551,9 @@ main (int    argc,
 
       g_test_add_data_func (path, c, test_filter);
     }
-  g_test_add_func ("/filters/readme-table", test_readme_table);
-  g_test_add_func ("/filters/display-hints", test_display_hints);
-  g_test_add_func ("/filters/recursive-accuracy", test_recursive_accuracy);
-  g_test_add_func ("/filters/recursive-half", test_recursive_half);
-  g_test_add_func ("/filters/box-accuracy", test_box_accuracy);
-  g_test_add_func ("/filters/fused-again", test_fused_again);
-  g_test_add_func ("/filters/codes-kept", test_codes_kept);
-  g_test_add_func ("/filters/bad-values", test_bad_values);
+  filter_checks_add_tests ();
 
   status = g_test_run ();
-  tl_context_free (context);
+  tl_context_free (filter_fixture_context);
   return status;
 }
