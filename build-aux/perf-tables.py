@@ -48,9 +48,9 @@ TABLES = {
     "gegl-sizes": {"files": ["sizes.json"],
                    "device": H200, "commit": "cc4c514"},
     "neighbourhood-3840x2160": {"files": ["neighbourhood-3840x2160.json"],
-                                "device": H100, "commit": "8edd525"},
+                                "device": H100, "commit": "6686b9d"},
     "median-radius": {"files": ["median-radius.json"],
-                      "device": H100, "commit": "d2ec2b9"},
+                      "device": H100, "commit": "6686b9d"},
     "neighbourhood-pocl-1920x1080": {"files": ["neighbourhood-pocl-1920x1080.json"],
                                      "device": POCL, "commit": "f57e195"},
 }
