@@ -1351,87 +1351,104 @@ tl_dog_combine (global const tl_pixel   *in,
  * has its contrast scaled about 0.5 between gamma 0.4545 and 2.2, as
  * GEGL's math operations take it.  V and BLURRED are linear
  * premultiplied; straight colour takes alpha no lower than
- * TL_ALPHA_FLOOR.  The curves and powers take the three colour channels
- * at once (tl_math_pow3 (), ...): with a power at a time the pass took
- * twice as long on PoCL.
+ * TL_ALPHA_FLOOR.
+ *
+ * The colour's part on N lanes (float##N), each lane a channel of a
+ * pixel with that pixel's alpha terms (which may be scalars), into
+ * RESULT: one pixel's three channels on three lanes (with a power at a
+ * time PoCL's pass took twice as long), or, for four pixels at once
+ * (tl_high_pass_pixels4 ()), their red and green on eight and their blue
+ * on four.  Each lane takes the same operations, so the same bits.  A
+ * statement, not a function: PoCL's compiler called such a function
+ * rather than inline it, and two calls in a row ran one after the other.
  */
+#define TL_HIGH_PASS_COLOUR(N, RESULT, V, BLURRED, V_ALPHA, ALPHA,      \
+                            BLUR_ALPHA, TOP_ALPHA, OVER_ALPHA,          \
+                            OVER_FLOOR)                                 \
+  do                                                                    \
+    {                                                                   \
+      float##N top_    = (1.0f - tl_math_to_srgb##N ((BLURRED) /        \
+                                                     (BLUR_ALPHA))) *   \
+                         (TOP_ALPHA);                                   \
+      float##N below_  = tl_math_to_srgb##N ((V) / (ALPHA)) * (V_ALPHA); \
+      float##N over_   = top_ + below_ * (1.0f - (TOP_ALPHA));          \
+      float##N linear_ = tl_math_from_srgb##N (over_ / (OVER_FLOOR)) *  \
+                         (OVER_ALPHA);                                  \
+      float##N g_      = tl_math_pow##N (linear_, 0.4545f);             \
+                                                                        \
+      g_     = ((g_ + -0.5f) * contrast) + 0.5f;                        \
+      RESULT = tl_math_pow##N (g_, 2.2f);                               \
+    }                                                                   \
+  while (0)
+
 inline float4
 tl_high_pass_pixel (float4 v,
                     float4 blurred,
                     float  contrast)
 {
-  float  blur_alpha  = max (blurred.w, TL_ALPHA_FLOOR);
-  float  alpha       = max (v.w, TL_ALPHA_FLOOR);
-  float  top_alpha   = blurred.w * 0.5f;
-  float3 top         = (1.0f - tl_math_to_srgb3 (blurred.xyz / blur_alpha)) *
-                       top_alpha;
-  float3 below       = tl_math_to_srgb3 (v.xyz / alpha) * v.w;
-  float3 over        = top + below * (1.0f - top_alpha);
-  float  over_alpha  = (top_alpha + v.w) - top_alpha * v.w;
-  float  over_floor  = max (over_alpha, TL_ALPHA_FLOOR);
-  float3 straight    = over / over_floor;
-  float3 linear      = tl_math_from_srgb3 (straight) * over_alpha;
-  float3 g           = tl_math_pow3 (linear, 0.4545f);
+  float  blur_alpha = max (blurred.w, TL_ALPHA_FLOOR);
+  float  alpha      = max (v.w, TL_ALPHA_FLOOR);
+  float  top_alpha  = blurred.w * 0.5f;
+  float  over_alpha = (top_alpha + v.w) - top_alpha * v.w;
+  float  over_floor = max (over_alpha, TL_ALPHA_FLOOR);
+  float3 colour;
 
-  g = ((g + -0.5f) * contrast) + 0.5f;
-  return (float4) (tl_math_pow3 (g, 2.2f), over_alpha);
+  TL_HIGH_PASS_COLOUR (3, colour, v.xyz, blurred.xyz, v.w, alpha,
+                       blur_alpha, top_alpha, over_alpha, over_floor);
+  return (float4) (colour, over_alpha);
 }
 
-/* tl_high_pass_pixel () on four pixels at once, a pixel a lane (four
- * pixels' red in one vector, and so on): V and BLURRED the four pixels,
- * the results into V.  Each lane takes the same operations as
- * tl_high_pass_pixel (), so the same bits.  A pixel's chain of powers is
- * long and each step waits for the one before: on a CPU a lane a pixel
- * keeps three of them going at once, four pixels in each.
+/* tl_high_pass_pixel () on four pixels, V and BLURRED, the results into
+ * V.  A pixel's chain of powers is long and each step waits for the one
+ * before, so on a CPU four pixels at once go further than one: on PoCL
+ * (four pixels an item) the pass took half the time of the pixel at a
+ * time with a vector of four a channel, and 1.3-1.4 times less again with
+ * red and green on one vector of eight.
  */
 inline void
 tl_high_pass_pixels4 (float4       *v,
                       const float4 *blurred,
                       float         contrast)
 {
-  float4 vw         = (float4) (v[0].w, v[1].w, v[2].w, v[3].w);
-  float4 bw         = (float4) (blurred[0].w, blurred[1].w, blurred[2].w,
+  float4 v_alpha    = (float4) (v[0].w, v[1].w, v[2].w, v[3].w);
+  float4 blur_w     = (float4) (blurred[0].w, blurred[1].w, blurred[2].w,
                                 blurred[3].w);
-  float4 blur_alpha = max (bw, TL_ALPHA_FLOOR);
-  float4 alpha      = max (vw, TL_ALPHA_FLOOR);
-  float4 top_alpha  = bw * 0.5f;
-  float4 over_alpha = (top_alpha + vw) - top_alpha * vw;
+  float4 alpha      = max (v_alpha, TL_ALPHA_FLOOR);
+  float4 blur_alpha = max (blur_w, TL_ALPHA_FLOOR);
+  float4 top_alpha  = blur_w * 0.5f;
+  float4 over_alpha = (top_alpha + v_alpha) - top_alpha * v_alpha;
   float4 over_floor = max (over_alpha, TL_ALPHA_FLOOR);
-  float4 result[3];
+  float8 red_green;
+  float4 blue;
 
-#define TL_HIGH_PASS_CHANNEL(c, C)                                      \
-  do                                                                    \
-    {                                                                   \
-      float4 b_        = (float4) (blurred[0].C, blurred[1].C,          \
-                                   blurred[2].C, blurred[3].C);         \
-      float4 v_        = (float4) (v[0].C, v[1].C, v[2].C, v[3].C);     \
-      float4 top_      = (1.0f - tl_math_to_srgb4 (b_ / blur_alpha)) *  \
-                         top_alpha;                                     \
-      float4 below_    = tl_math_to_srgb4 (v_ / alpha) * vw;            \
-      float4 over_     = top_ + below_ * (1.0f - top_alpha);            \
-      float4 straight_ = over_ / over_floor;                            \
-      float4 linear_   = tl_math_from_srgb4 (straight_) * over_alpha;   \
-      float4 g_        = tl_math_pow4 (linear_, 0.4545f);               \
-                                                                        \
-      g_        = ((g_ + -0.5f) * contrast) + 0.5f;                     \
-      result[c] = tl_math_pow4 (g_, 2.2f);                              \
-    }                                                                   \
-  while (0)
-  TL_HIGH_PASS_CHANNEL (0, x);
-  TL_HIGH_PASS_CHANNEL (1, y);
-  TL_HIGH_PASS_CHANNEL (2, z);
-#undef TL_HIGH_PASS_CHANNEL
-  v[0] = (float4) (result[0].x, result[1].x, result[2].x, over_alpha.x);
-  v[1] = (float4) (result[0].y, result[1].y, result[2].y, over_alpha.y);
-  v[2] = (float4) (result[0].z, result[1].z, result[2].z, over_alpha.z);
-  v[3] = (float4) (result[0].w, result[1].w, result[2].w, over_alpha.w);
+  TL_HIGH_PASS_COLOUR (8, red_green,
+                       ((float8) (v[0].x, v[1].x, v[2].x, v[3].x,
+                                  v[0].y, v[1].y, v[2].y, v[3].y)),
+                       ((float8) (blurred[0].x, blurred[1].x, blurred[2].x,
+                                  blurred[3].x, blurred[0].y, blurred[1].y,
+                                  blurred[2].y, blurred[3].y)),
+                       ((float8) (v_alpha, v_alpha)),
+                       ((float8) (alpha, alpha)),
+                       ((float8) (blur_alpha, blur_alpha)),
+                       ((float8) (top_alpha, top_alpha)),
+                       ((float8) (over_alpha, over_alpha)),
+                       ((float8) (over_floor, over_floor)));
+  TL_HIGH_PASS_COLOUR (4, blue,
+                       ((float4) (v[0].z, v[1].z, v[2].z, v[3].z)),
+                       ((float4) (blurred[0].z, blurred[1].z, blurred[2].z,
+                                  blurred[3].z)),
+                       v_alpha, alpha, blur_alpha, top_alpha, over_alpha,
+                       over_floor);
+  v[0] = (float4) (red_green.s0, red_green.s4, blue.x, over_alpha.x);
+  v[1] = (float4) (red_green.s1, red_green.s5, blue.y, over_alpha.y);
+  v[2] = (float4) (red_green.s2, red_green.s6, blue.z, over_alpha.z);
+  v[3] = (float4) (red_green.s3, red_green.s7, blue.w, over_alpha.w);
 }
 
 #if ! defined (TL_ONLY_KERNELS) || defined (TL_KERNEL_tl_high_pass_combine)
 /* Argument slots: tl-args.h, TL_ARG_HIGH_PASS_COMBINE_*.  This item's
- * pixels four at a time (tl_high_pass_pixels4 ()), then one at a time:
- * on PoCL, four pixels an item, the pass took half the time (and a GPU,
- * a pixel an item, takes the second loop alone).
+ * pixels four at a time (tl_high_pass_pixels4 ()), then one at a time (a
+ * GPU, a pixel an item, takes this second loop alone).
  */
 kernel void
 tl_high_pass_combine (global const tl_pixel   *in,

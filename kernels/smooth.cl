@@ -4,8 +4,8 @@
  * Each kernel computes the same sums, in the same order, as its C
  * reference in engine/filters/tl-filter-smooth.c; the one transcendental,
  * bilateral-filter's exponential, is tl_math_exp () (kernels/tl-math.h),
- * built from operations that IEEE rounds exactly, so C and OpenCL agree
- * bit for bit.
+ * built from operations that IEEE rounds exactly, or tl_math_exp4 (), its
+ * four-lane twin, so C and OpenCL agree bit for bit.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -131,7 +131,7 @@ tl_math_from_srgb (float v)
 
 /* The functions above on N lanes: tl_math_exp4 () and so on (see the
  * top of this file); three lanes for one pixel's colour channels, four
- * for four taps or four pixels.
+ * for four taps or four pixels, eight for two channels of four pixels.
  */
 #define TL_MATH_LANES(N)                                                \
 inline float##N                                                         \
@@ -216,3 +216,4 @@ tl_math_from_srgb##N (float##N v)                                       \
 
 TL_MATH_LANES (3)
 TL_MATH_LANES (4)
+TL_MATH_LANES (8)
