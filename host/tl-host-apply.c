@@ -108,22 +108,14 @@ tl_host_run_operation (const TlHostGimp     *gimp,
                        gpointer              drawable,
                        GError              **error)
 {
-  g_autofree TlHostValue *values    = NULL;
-  g_autoptr(GPtrArray)    strings   = NULL;
-  g_autofree gchar       *operation = g_strconcat (TL_HOST_OPERATION_PREFIX,
-                                                   filter->name, NULL);
-  g_autofree gchar       *title     = tl_host_filter_title (filter);
-  TlHostArg              *args;
-  guint                   n_args;
-  gboolean                ok;
+  g_autoptr(TlHostProperties) properties = tl_host_properties_new (filter,
+                                                                   settings);
+  g_autofree gchar           *title      = tl_host_filter_title (filter);
 
-  args    = tl_host_arguments (filter, &n_args);
-  values  = g_new0 (TlHostValue, n_args);
-  strings = tl_host_settings_to_values (settings, filter, values);
-  ok = gimp->run_operation (drawable, operation, title, args, values, n_args,
-                            settings->non_destructive, error);
-  tl_host_arguments_free (args);
-  return ok;
+  return gimp->run_operation (drawable, properties->operation, title,
+                              properties->args, properties->values,
+                              properties->n_args, settings->non_destructive,
+                              error);
 }
 
 /* The thread map as a new layer above DRAWABLE, drawn in GIMP's process
@@ -141,24 +133,13 @@ tl_host_add_map_in_core (const TlHostGimp     *gimp,
                          const gchar          *title,
                          GError              **error)
 {
-  g_autofree TlHostValue *values    = NULL;
-  g_autoptr(GPtrArray)    strings   = NULL;
-  g_autofree gchar       *operation = g_strconcat (TL_HOST_OPERATION_PREFIX,
-                                                   "thread-map", NULL);
-  TlHostArg              *args;
-  guint                   n_args;
-  gpointer                layer;
+  g_autoptr(TlHostProperties) properties = tl_host_map_properties_new (filter,
+                                                                       settings);
 
-  /* The procedure's arguments, then whose dispatch the map shows. */
-  args    = tl_host_map_operation_arguments (&n_args);
-  values  = g_new0 (TlHostValue, n_args);
-  strings = tl_host_settings_to_values (settings, NULL, values);
-  values[n_args - 1].s = filter ? filter->name : "";
-
-  layer = gimp->add_operation_layer (image, drawable, title, area, operation,
-                                     args, values, n_args, error);
-  tl_host_arguments_free (args);
-  return layer;
+  return gimp->add_operation_layer (image, drawable, title, area,
+                                    properties->operation, properties->args,
+                                    properties->values, properties->n_args,
+                                    error);
 }
 
 /* FILTER (NULL: the thread map alone) on DRAWABLE inside GIMP.  FALSE

@@ -538,6 +538,60 @@ tl_host_settings_to_values (const TlHostSettings *settings,
   return strings;
 }
 
+/* SETTINGS as a threadlens: operation's properties: FILTER's (NULL:
+ * threadlens:thread-map's, drawing SHOWN's dispatch, NULL: the overlay
+ * kernel's own).
+ */
+static TlHostProperties *
+tl_host_properties_for (const TlFilter       *filter,
+                        const TlFilter       *shown,
+                        const TlHostSettings *settings)
+{
+  TlHostProperties *properties = g_new0 (TlHostProperties, 1);
+
+  properties->args    = filter ? tl_host_arguments (filter, &properties->n_args) :
+                                 tl_host_map_operation_arguments (&properties->n_args);
+  properties->values  = g_new0 (TlHostValue, properties->n_args);
+  properties->strings = tl_host_settings_to_values (settings, filter,
+                                                    properties->values);
+  properties->operation = g_strconcat (TL_HOST_OPERATION_PREFIX,
+                                       filter ? filter->name : "thread-map",
+                                       NULL);
+  if (filter == NULL)
+    properties->values[properties->n_args - 1].s = shown ? shown->name : "";
+  return properties;
+}
+
+TlHostProperties *
+tl_host_properties_new (const TlFilter       *filter,
+                        const TlHostSettings *settings)
+{
+  g_return_val_if_fail (filter != NULL && settings != NULL, NULL);
+
+  return tl_host_properties_for (filter, NULL, settings);
+}
+
+TlHostProperties *
+tl_host_map_properties_new (const TlFilter       *shown,
+                            const TlHostSettings *settings)
+{
+  g_return_val_if_fail (settings != NULL, NULL);
+
+  return tl_host_properties_for (NULL, shown, settings);
+}
+
+void
+tl_host_properties_free (TlHostProperties *properties)
+{
+  if (properties == NULL)
+    return;
+  tl_host_arguments_free (properties->args);
+  g_free (properties->values);
+  g_ptr_array_unref (properties->strings);
+  g_free (properties->operation);
+  g_free (properties);
+}
+
 gboolean
 tl_host_settings_to_choice (const TlHostSettings *settings,
                             TlChoice             *choice,

@@ -228,6 +228,29 @@ gboolean         tl_host_settings_from_values (TlHostSettings   *settings,
 GPtrArray       *tl_host_settings_to_values (const TlHostSettings *settings,
                                            const TlFilter       *filter,
                                            TlHostValue          *values);
+/* A threadlens: operation and its properties from settings, for GIMP 3's
+ * filters: ARGS (N_ARGS of them) and their VALUES, whose strings
+ * STRINGS holds.
+ */
+typedef struct
+{
+  gchar       *operation;
+  TlHostArg   *args;
+  TlHostValue *values;
+  guint        n_args;
+  GPtrArray   *strings;
+} TlHostProperties;
+
+/* threadlens:FILTER with SETTINGS. */
+TlHostProperties *tl_host_properties_new  (const TlFilter       *filter,
+                                           const TlHostSettings *settings);
+/* threadlens:thread-map with SETTINGS, drawing SHOWN's dispatch (NULL:
+ * the overlay kernel's own).
+ */
+TlHostProperties *tl_host_map_properties_new (const TlFilter     *shown,
+                                           const TlHostSettings *settings);
+void             tl_host_properties_free  (TlHostProperties     *properties);
+
 /* The engine's dispatch CHOICE from SETTINGS; FALSE with ERROR when the
  * shape is not a valid one.
  */
@@ -344,6 +367,8 @@ gboolean         tl_host_process          (const TlHostSettings *settings,
                                            TlHostOverlay        *overlay,
                                            gchar               **warning,
                                            GError              **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TlHostProperties, tl_host_properties_free)
 
 G_END_DECLS
 

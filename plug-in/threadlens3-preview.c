@@ -42,19 +42,12 @@ threadlens3_preview_configure (Threadlens3Preview   *preview,
                                const TlHostSettings *settings,
                                GError              **error)
 {
-  g_autofree TlHostValue *values  = NULL;
-  g_autoptr(GPtrArray)    strings = NULL;
-  TlHostArg              *args;
-  guint                   n_args;
-  gboolean                ok;
+  g_autoptr(TlHostProperties) properties =
+    tl_host_properties_new (preview->filter, settings);
 
-  args    = tl_host_arguments (preview->filter, &n_args);
-  values  = g_new0 (TlHostValue, n_args);
-  strings = tl_host_settings_to_values (settings, preview->filter, values);
-  ok = threadlens3_filter_configure (preview->live, args, values, n_args,
-                                     error);
-  tl_host_arguments_free (args);
-  return ok;
+  return threadlens3_filter_configure (preview->live, properties->args,
+                                       properties->values, properties->n_args,
+                                       error);
 }
 
 /* Shows the filter where the user wants it and its settings can run:

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli-fixtures.h"
+#include "pixel-compare.h"
 
 /* apply matches the C reference on each photo, keeps alpha and depth,
  * and moves the file's own depth to the device.
@@ -85,7 +86,8 @@ test_apply (void)
       /* Point filters match exactly; stencils equal their references
        * within 1e-5 before rounding, so a code may flip by one.
        */
-      worst = cli_stored_difference (codec, want, got, (gsize) w * h * 4);
+      worst = tl_test_pixels_stored_difference (codec, want, got,
+                                                (gsize) w * h * 4, NULL);
       if (worst > (tl_filter_halo (filter, values) > 0 ? 1.0 : 0.0))
         g_error ("%s: file differs from the reference by %g codes",
                  cases[i].out, worst);
@@ -218,7 +220,8 @@ test_thin_images (void)
         g_assert_cmpuint (w, ==, sizes[i][0]);
         g_assert_cmpuint (h, ==, sizes[i][1]);
         want  = cli_reference (filter, values, codec, in, w, h);
-        if (cli_stored_difference (codec, want, got, (gsize) w * h * 4) > 1.0)
+        if (tl_test_pixels_stored_difference (codec, want, got,
+                                              (gsize) w * h * 4, NULL) > 1.0)
           g_error ("%s on %ux%u differs from its reference", filter->name,
                    sizes[i][0], sizes[i][1]);
       }

@@ -6,7 +6,6 @@
 
 #include "config.h"
 
-#include <math.h>
 #include <sys/wait.h>
 #include <string.h>
 
@@ -136,39 +135,3 @@ cli_reference (const TlFilter *filter,
   return want;
 }
 
-gdouble
-cli_stored_difference (const TlCodec *codec,
-                       gconstpointer  a,
-                       gconstpointer  b,
-                       gsize          n_values)
-{
-  gdouble worst = 0.0;
-  gsize   i;
-
-  for (i = 0; i < n_values; i++)
-    {
-      gdouble x, y;
-
-      switch (tl_codec_get_storage (codec))
-        {
-        case TL_STORAGE_U8:
-          x = ((const guint8 *) a)[i];
-          y = ((const guint8 *) b)[i];
-          break;
-        case TL_STORAGE_U16:
-          x = ((const guint16 *) a)[i];
-          y = ((const guint16 *) b)[i];
-          break;
-        case TL_STORAGE_HALF:
-          x = tl_codec_half_to_float (((const guint16 *) a)[i]);
-          y = tl_codec_half_to_float (((const guint16 *) b)[i]);
-          break;
-        default:
-          x = ((const gfloat *) a)[i];
-          y = ((const gfloat *) b)[i];
-          break;
-        }
-      worst = MAX (worst, fabs (x - y));
-    }
-  return worst;
-}

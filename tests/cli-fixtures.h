@@ -67,13 +67,6 @@ gpointer      cli_reference         (const TlFilter  *filter,
                                      guint            w,
                                      guint            h);
 
-/* The largest difference between two stored images, in codes (u8, u16)
- * or in value (half, float).
- */
-gdouble       cli_stored_difference (const TlCodec   *codec,
-                                     gconstpointer    a,
-                                     gconstpointer    b,
-                                     gsize            n_values);
 
 /* The parts of test-cli beside the commands that report (test-cli.c),
  * each adding its tests.

@@ -6,10 +6,10 @@
 
 #include "config.h"
 
-#include <math.h>
 #include <string.h>
 
 #include "filter-fixtures.h"
+#include "pixel-compare.h"
 
 TlContext *filter_fixture_context;
 
@@ -105,53 +105,6 @@ filter_fixture_clear (FilterFixture *p)
   g_free (p->baseline);
 }
 
-/* Channel I of stored pixels, as a number: a code or a value. */
-static gdouble
-stored_value (const TlCodec *codec,
-              gconstpointer  data,
-              gsize          i)
-{
-  switch (tl_codec_get_storage (codec))
-    {
-    case TL_STORAGE_U8:
-      return ((const guint8 *) data)[i];
-    case TL_STORAGE_U16:
-      return ((const guint16 *) data)[i];
-    case TL_STORAGE_HALF:
-      return tl_codec_half_to_float (((const guint16 *) data)[i]);
-    default:
-      return ((const gfloat *) data)[i];
-    }
-}
-
-static gdouble
-max_difference (const FilterFixture *p,
-                gconstpointer        a,
-                gconstpointer        b,
-                gsize               *where)
-{
-  gdouble worst = 0.0;
-  gsize   i;
-
-  *where = 0;
-  for (i = 0; i < p->n_values; i++)
-    {
-      gdouble x = stored_value (p->codec, a, i);
-      gdouble y = stored_value (p->codec, b, i);
-      gdouble d = fabs (x - y);
-
-      /* A float never written stays NaN and must fail. */
-      if (isnan (x) != isnan (y))
-        d = INFINITY;
-      if (d > worst)
-        {
-          worst  = d;
-          *where = i;
-        }
-    }
-  return worst;
-}
-
 void
 filter_fixture_run (const FilterCase *c,
                     const TlFilter   *filter,
@@ -188,7 +141,8 @@ filter_fixture_run (const FilterCase *c,
     tolerance = MAX (tolerance, tl_codec_get_storage (p->codec) ==
                                 TL_STORAGE_HALF ? 1e-3 : 1.0);
 
-  diff = max_difference (p, out, p->reference, &where);
+  diff = tl_test_pixels_stored_difference (p->codec, out, p->reference,
+                                           p->n_values, &where);
   if (p->rounding > 0.0 && diff > 0.0 &&
       strcmp (what, "default dispatch") == 0)
     g_test_message ("%s on %s (%s), %s: %g from the C reference", c->filter,

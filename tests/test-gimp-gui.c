@@ -29,6 +29,7 @@
 #include <glib/gstdio.h>
 
 #include "gimp-session.h"
+#include "pixel-compare.h"
 #include "tl-image.h"
 
 #if TL_GIMP_VERSION == 2
@@ -210,28 +211,6 @@ start_gimp (const gchar * const *argv,
   return pid;
 }
 
-static gdouble
-max_difference (const gchar *path_a,
-                const gchar *path_b)
-{
-  g_autoptr(TlImage) a = tl_image_load (path_a, NULL);
-  g_autoptr(TlImage) b = tl_image_load (path_b, NULL);
-  g_autofree gfloat *pa = NULL, *pb = NULL;
-  gdouble            worst = 0.0;
-  gsize              i, n;
-
-  g_assert_nonnull (a);
-  g_assert_nonnull (b);
-  g_assert_cmpuint (tl_image_get_width (a), ==, tl_image_get_width (b));
-  g_assert_cmpuint (tl_image_get_height (a), ==, tl_image_get_height (b));
-  pa = tl_image_get_pixels (a, "R'G'B'A float", NULL);
-  pb = tl_image_get_pixels (b, "R'G'B'A float", NULL);
-  n  = (gsize) tl_image_get_width (a) * tl_image_get_height (a) * 4;
-  for (i = 0; i < n; i++)
-    worst = MAX (worst, fabs ((gdouble) pa[i] - pb[i]));
-  return worst;
-}
-
 #if TL_GIMP_VERSION == 3
 /* A screenshot NAME as R'G'B'A floats, its size in WIDTH and HEIGHT. */
 static gfloat *
@@ -387,7 +366,7 @@ check_cancelled_preview (const gchar *dialog,
       report_gimp (pid, log);
       g_error ("GIMP did not save the image after Cancel");
     }
-  g_assert_cmpfloat (max_difference (cancelled, photo), ==, 0.0);
+  g_assert_cmpfloat (tl_test_pixels_file_difference (cancelled, photo), ==, 0.0);
   /* And the canvas shows the photo again. */
   wait_for_canvas ("cancelled.png", pixels, iw, ih);
 
@@ -402,7 +381,7 @@ check_cancelled_preview (const gchar *dialog,
       report_gimp (pid, log);
       g_error ("GIMP did not save the image after Ctrl+Z");
     }
-  g_assert_cmpfloat (max_difference (undone, photo), ==, 0.0);
+  g_assert_cmpfloat (tl_test_pixels_file_difference (undone, photo), ==, 0.0);
 }
 #endif
 
@@ -507,7 +486,7 @@ test_interactive_run (void)
       report_gimp (pid, log);
       g_error ("GIMP did not save the filtered image");
     }
-  g_assert_cmpfloat (max_difference (after, photo), >, 0.5);
+  g_assert_cmpfloat (tl_test_pixels_file_difference (after, photo), >, 0.5);
 
   /* One Ctrl+Z in the image window undoes the whole filter.  The window
    * title describes the image ("... RGB color 8-bit ..."); GIMP 3 calls
@@ -534,7 +513,7 @@ test_interactive_run (void)
   /* GIMP quits after the save: the file is complete then. */
   waitpid (pid, NULL, 0);
   g_spawn_close_pid (pid);
-  g_assert_cmpfloat (max_difference (undone, photo), ==, 0.0);
+  g_assert_cmpfloat (tl_test_pixels_file_difference (undone, photo), ==, 0.0);
 }
 
 int

@@ -21,6 +21,7 @@
 
 #include "gimp-batch.h"
 #include "gimp-checks.h"
+#include "pixel-compare.h"
 #include "tl-image.h"
 
 /* "Unchanged": the same 8-bit values.  GIMP 3 may export them through
@@ -172,19 +173,6 @@ assert_map_as_cli (const GimpCheck *check)
     }
 }
 
-static gdouble
-max_difference (const gfloat *a,
-                const gfloat *b,
-                gsize         n)
-{
-  gdouble worst = 0.0;
-  gsize   i;
-
-  for (i = 0; i < n; i++)
-    worst = MAX (worst, fabs ((gdouble) a[i] - b[i]));
-  return worst;
-}
-
 /* The two files hold the same pixels to the 8-bit rounding (or exactly). */
 static void
 assert_same_pixels (const gchar *path_a,
@@ -199,7 +187,7 @@ assert_same_pixels (const gchar *path_a,
   b = load (path_b, &w2, &h2);
   g_assert_cmpuint (w1, ==, w2);
   g_assert_cmpuint (h1, ==, h2);
-  diff = max_difference (a, b, (gsize) w1 * h1 * 4);
+  diff = tl_test_pixels_difference (a, b, (gsize) w1 * h1 * 4);
   if (diff > tolerance)
     g_error ("%s differs from %s by %g", path_a, path_b, diff);
 }
@@ -416,9 +404,11 @@ test_selection_feathered (void)
         gdouble dx = (x + 0.5 - 300.0) / 150.0, dy = (y + 0.5 - 200.0) / 100.0;
         gdouble r  = sqrt (dx * dx + dy * dy);
 
-        if (r < 0.25 && max_difference (got + i, inv + i, 3) > 1.0 / 255.0 + 1e-6)
+        if (r < 0.25 &&
+            tl_test_pixels_difference (got + i, inv + i, 3) >
+            1.0 / 255.0 + 1e-6)
           g_error ("pixel %u,%u at the centre is not inverted", x, y);
-        if (r > 1.6 && max_difference (got + i, orig + i, 4) != 0.0)
+        if (r > 1.6 && tl_test_pixels_difference (got + i, orig + i, 4) != 0.0)
           g_error ("pixel %u,%u outside the selection changed", x, y);
         /* In the feather: strictly between original and inverted. */
         if (r > 0.85 && r < 1.15 && fabs (orig[i] - inv[i]) > 0.3 &&
@@ -480,11 +470,12 @@ test_selection_thin (gconstpointer data)
           {
             gsize j = ((gsize) (y - dy) * ww + (x - dx)) * 4;
 
-            if (max_difference (got + i, want + j, 4) > 1.0 / 255.0 + 1e-6)
+            if (tl_test_pixels_difference (got + i, want + j, 4) >
+                1.0 / 255.0 + 1e-6)
               g_error ("pixel %u,%u: not filtered as `threadlens apply` does", x, y);
-            inside += max_difference (got + i, orig + i, 4) > 0.0;
+            inside += tl_test_pixels_difference (got + i, orig + i, 4) > 0.0;
           }
-        else if (max_difference (got + i, orig + i, 4) != 0.0)
+        else if (tl_test_pixels_difference (got + i, orig + i, 4) != 0.0)
           {
             g_error ("pixel %u,%u outside the selection changed", x, y);
           }

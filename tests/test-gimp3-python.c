@@ -23,6 +23,7 @@
 #include <glib/gstdio.h>
 
 #include "gimp-session.h"
+#include "pixel-compare.h"
 #include "tl-image.h"
 
 /* The contract's pixels may move by a level: GIMP composes each filter
@@ -91,30 +92,6 @@ run_python (const gchar         *script,
   return run_code (code, TRUE, env);
 }
 
-static gdouble
-max_difference (const gchar *path_a,
-                const gchar *path_b)
-{
-  g_autoptr(GError)  error = NULL;
-  g_autoptr(TlImage) a = tl_image_load (path_a, &error);
-  g_autoptr(TlImage) b = NULL;
-  g_autofree gfloat *pa = NULL, *pb = NULL;
-  gdouble            worst = 0.0;
-  gsize              i, n;
-
-  g_assert_no_error (error);
-  b = tl_image_load (path_b, &error);
-  g_assert_no_error (error);
-  g_assert_cmpuint (tl_image_get_width (a), ==, tl_image_get_width (b));
-  g_assert_cmpuint (tl_image_get_height (a), ==, tl_image_get_height (b));
-  pa = tl_image_get_pixels (a, "R'G'B'A float", NULL);
-  pb = tl_image_get_pixels (b, "R'G'B'A float", NULL);
-  n  = (gsize) tl_image_get_width (a) * tl_image_get_height (a) * 4;
-  for (i = 0; i < n; i++)
-    worst = MAX (worst, fabs ((gdouble) pa[i] - pb[i]));
-  return worst;
-}
-
 /* `threadlens apply FILTER OPTION IN OUT`. */
 static void
 cli_apply (const gchar *filter,
@@ -149,7 +126,8 @@ test_batch (void)
   said = run_python (script, env);
   cli_apply ("gaussian-blur", "--set=std-dev=3", photo, blurred);
   cli_apply ("invert", "--mode=non-uniform", blurred, wanted);
-  g_assert_cmpfloat (max_difference (out, wanted), <=, 1.0 / 255.0 + 1e-6);
+  g_assert_cmpfloat (tl_test_pixels_file_difference (out, wanted), <=,
+                     1.0 / 255.0 + 1e-6);
   /* The map's layer is named for what it shows. */
   g_assert_nonnull (strstr (said, "TL-MAP-LAYER Thread map"));
 }
@@ -183,7 +161,7 @@ test_contract (void)
       said = run_python (script, check);
       g_assert_nonnull (strstr (said, "TL-CONTRACT-OK thread-map"));
       g_assert_nonnull (strstr (said, "TL-CONTRACT-OK median-blur"));
-      diff = max_difference (shown, png);
+      diff = tl_test_pixels_file_difference (shown, png);
       g_test_message ("largest difference from the committed pixels: %g", diff);
       g_assert_cmpfloat (diff, <=, CONTRACT_TOLERANCE);
     }
