@@ -220,15 +220,19 @@ tl_median (global const uchar4 *bins,
             uint entering = words[centre + move.x];
             uint leaving  = words[centre + move.y];
 
+#ifdef TL_MEDIAN_SKIP_ALPHA
             /* Alpha counts every pixel once, so where the two pixels'
              * alpha bins are the same (every move of an opaque
-             * layer's), its histogram stays as it is.  On PoCL skipping
-             * them took the pass from about 225 to 200 ms (1920x1080,
-             * radius 5); colour, weighed by alpha, changes too often
-             * for the same test to pay.
+             * layer's), its histogram stays as it is.  On CPU devices
+             * (the host's "skip-alpha" variant) skipping them took the
+             * pass from about 225 to 200 ms (PoCL, 1920x1080, radius
+             * 5); colour, weighed by alpha, changes too often for the
+             * same test to pay.  On the H100, where alpha's items share
+             * a warp with colour's, the test cost 12 to 19%.
              */
             if (channel == 3 && (entering >> 24) == (leaving >> 24))
               continue;
+#endif
             tl_median_pixel (&h, entering, channel, 1);
             tl_median_pixel (&h, leaving, channel, -1);
           }

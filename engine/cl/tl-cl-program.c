@@ -48,6 +48,7 @@ tl_context_variant_defines (const gchar  *variant,
     { "pairs",  "#define TL_CONVOLVE_PAIRS 1\n" },
     { "equal",  "#define TL_CONVOLVE_EQUAL 1\n" },
     { "short",  "#define TL_MEDIAN_SHORT 1\n" },
+    { "skip-alpha", "#define TL_MEDIAN_SKIP_ALPHA 1\n" },
   };
   g_auto(GStrv) parts = g_strsplit (variant, "+", -1);
   guint         i, j;

@@ -249,6 +249,12 @@ tl_median_cl (TlRun         *run,
   cl_int             width   = pixels->width, height = pixels->height;
   cl_int             run_length = MAX (TL_MEDIAN_MIN_RUN, 4 * r);
   gboolean           short_counts = tl_median_window (outline, r) * 255 <= G_MAXUINT16;
+  /* CPU devices skip alpha's moves that change nothing (median.cl). */
+  gboolean           on_cpu  = (tl_context_get_device (tl_run_get_context (run))->type &
+                                CL_DEVICE_TYPE_CPU) != 0;
+  const gchar       *variant = short_counts ?
+                               (on_cpu ? "short+skip-alpha" : "short") :
+                               (on_cpu ? "skip-alpha" : NULL);
   guint64            lines   = (guint64) width *
                                ((height + run_length - 1) / run_length) * 4;
   cl_mem             in      = tl_run_get_input (run);
@@ -284,8 +290,7 @@ tl_median_cl (TlRun         *run,
       ! tl_run_enqueue (run, binning, TL_ARG_DISPATCH, error))
     return FALSE;
 
-  median = tl_run_get_kernel_variant (run, "tl_median",
-                                      short_counts ? "short" : NULL, error);
+  median = tl_run_get_kernel_variant (run, "tl_median", variant, error);
   if (median == NULL ||
       ! tl_run_set_arg (run, median, TL_ARG_IN,
                         sizeof (cl_mem), &bins, error) ||

@@ -153,9 +153,9 @@ tl_run_get_kernel (TlRun       *run,
 }
 
 /* KERNEL_NAME as tl_run_get_kernel () finds it, from its program built
- * with one more variant token EXTRA (NULL, or one the program already
- * has: none), which the kernels' source defines:
- * "blur:tl_convolve_2d@u8+trc+pairs".
+ * with more variant tokens EXTRA (one, or several joined by '+'; NULL,
+ * or one token the program already has: none), which the kernels'
+ * source defines: "blur:tl_convolve_2d@u8+trc+pairs".
  */
 cl_kernel
 tl_run_get_kernel_variant (TlRun       *run,

@@ -229,8 +229,9 @@ gsize             tl_run_pixel_size      (TlRun           *run);
 cl_kernel         tl_run_get_kernel      (TlRun           *run,
                                           const gchar     *kernel_name,
                                           GError         **error);
-/* As tl_run_get_kernel (), from the program built with one more variant
- * token EXTRA (NULL: none), which the kernels' source defines.
+/* As tl_run_get_kernel (), from the program built with more variant
+ * tokens EXTRA ("short", or several joined by '+'; NULL: none), which
+ * the kernels' source defines.
  */
 cl_kernel         tl_run_get_kernel_variant (TlRun         *run,
                                              const gchar   *kernel_name,
