@@ -48,14 +48,14 @@ TABLES = {
     "gegl-sizes": {"files": ["sizes.json"],
                    "device": H200, "commit": "cc4c514"},
     "neighbourhood-3840x2160": {"files": ["neighbourhood-3840x2160.json"],
-                                "device": H100, "commit": "3f6753e"},
+                                "device": H100, "commit": "cfa0c47"},
     "median-radius": {"files": ["median-radius.json"],
-                      "device": H100, "commit": "6686b9d"},
+                      "device": H100, "commit": "cfa0c47"},
     # The size, and bilateral-filter's blur-radius 20 at a quarter
     # of it (GEGL's own takes three minutes a run at 3840x2160 here).
     "neighbourhood-pocl": {"files": ["neighbourhood-pocl-3840x2160.json",
                                      "neighbourhood-pocl-1920x1080.json"],
-                           "device": POCL, "commit": "3f6753e"},
+                           "device": POCL, "commit": "3fb6c07"},
 }
 
 # The README's summary: the 8 MP cases of this table, a few columns.
