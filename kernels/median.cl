@@ -226,7 +226,7 @@ tl_median (global const uchar4 *bins,
              * layer's), its histogram stays as it is.  On CPU devices
              * (the host's "skip-alpha" variant) skipping them took the
              * pass from about 225 to 200 ms (PoCL, 1920x1080, radius
-             * 5); colour, weighed by alpha, changes too often for the
+             * 5); colour, weighted by alpha, changes too often for the
              * same test to pay.  On the H100, where alpha's items share
              * a warp with colour's, the test cost 12 to 19%.
              */
