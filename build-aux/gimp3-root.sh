@@ -1,16 +1,20 @@
 #!/bin/sh
-# ThreadLens: build and test the GIMP 3 host inside a Debian 13 root.
+# ThreadLens: build and test the GIMP 3 host inside a Debian root: Debian
+# 13 (trixie, GIMP 3.0) or Debian testing (forky, GIMP 3.2).
 #
 # GIMP 3 is not packaged for Debian 12, and its packages must never be
-# installed on the host itself, so this makes (or reuses) a Debian 13 root
+# installed on the host itself, so this makes (or reuses) a Debian root
 # with debootstrap, installs GIMP 3 and the build dependencies inside it,
 # bind-mounts /proc, /dev, /sys and this checkout, builds with -Dgimp=3 in
-# the root's own filesystem and runs the engine and gimp3 suites there
-# (or, given COMMAND, runs that in the checkout inside the root after the
-# build: `sh build-aux/gimp3-root.sh 'sh tests/bench-gimp3.sh --inside 3'`).
+# the root's own filesystem and runs there what depends on GIMP 3 or on
+# the root's OpenCL drivers (tests/root-suites.sh), or, given COMMAND,
+# runs that in the checkout inside the root after the build:
+# `sh build-aux/gimp3-root.sh 'sh tests/bench-gimp3.sh --inside 3'`.
 # Everything mounted is unmounted on every way out.
 #
 # Options, before COMMAND:
+#   --release R  trixie (Debian 13, GIMP 3.0; the default) or forky
+#                (Debian testing, GIMP 3.2)
 #   --no-build   run COMMAND in /src without building the checkout first
 #   --overlay    run in a throwaway overlay of the root, so that what
 #                COMMAND installs or writes there is gone afterwards (the
@@ -18,12 +22,12 @@
 #   --share DIR  bind-mount DIR of the host at /share inside the root
 #
 # Exit status 77 (meson's "skipped") when it cannot run here: not root,
-# or no debootstrap.  THREADLENS_TRIXIE_ROOT moves the cached root;
+# or no debootstrap.  THREADLENS_ROOTS moves the cached roots (default
+# /var/cache/threadlens, one folder RELEASE-root each);
 # THREADLENS_DEBIAN_MIRROR changes the mirror.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-root=${THREADLENS_TRIXIE_ROOT:-/var/cache/threadlens/trixie-root}
 mirror=${THREADLENS_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 # build-essential and debhelper: the Debian package's build
 # (build-aux/package.sh --gimp3).
@@ -34,13 +38,14 @@ packages="gimp libgimp-3.0-dev meson ninja-build pkg-config gcc libc6-dev
           gettext fonts-noto-cjk librsvg2-common mesa-opencl-icd clinfo
           build-essential debhelper"
 packages=$(echo $packages)
-stamp="$root/.threadlens-packages"
 
 prebuild=yes
 overlay=no
 share=""
+release=trixie
 while [ $# -gt 0 ]; do
   case $1 in
+    --release) release=$2; shift ;;
     --no-build) prebuild=no ;;
     --overlay) overlay=yes ;;
     --share) share=$(cd "$2" && pwd); shift ;;
@@ -51,12 +56,20 @@ while [ $# -gt 0 ]; do
   shift
 done
 
+case $release in
+  trixie) debian="Debian 13" ;;
+  forky) debian="Debian testing (forky)" ;;
+  *) echo "gimp3-root.sh: unknown release $release (trixie or forky)" >&2; exit 2 ;;
+esac
+root=${THREADLENS_ROOTS:-/var/cache/threadlens}/$release-root
+stamp="$root/.threadlens-packages"
+
 skip () {
-  echo "SKIP: no Debian 13 root for GIMP 3 here: $*"
+  echo "SKIP: no $debian root for GIMP 3 here: $*"
   exit 77
 }
 
-[ "$(id -u)" -eq 0 ] || skip "making a Debian 13 root needs root"
+[ "$(id -u)" -eq 0 ] || skip "making the root needs root"
 command -v debootstrap >/dev/null 2>&1 || skip "debootstrap is not installed"
 command -v chroot >/dev/null 2>&1 || skip "chroot is not available"
 
@@ -84,9 +97,17 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 if [ ! -x "$root/usr/bin/apt-get" ]; then
-  echo "threadlens: making a Debian 13 root in $root"
+  echo "threadlens: making a $debian root in $root"
   rm -rf "$root"
-  debootstrap --variant=minbase trixie "$root" "$mirror"
+  # Older debootstraps know no script for testing by name; sid's makes it.
+  script=""
+  [ "$release" = trixie ] || script=/usr/share/debootstrap/scripts/sid
+  debootstrap --variant=minbase "$release" "$root" "$mirror" $script \
+    > "$root.debootstrap.log" 2>&1 || { tail -20 "$root.debootstrap.log"; exit 1; }
+  # A snapshot of testing may serve a Release file past its Valid-Until
+  # date; in this test root only, apt takes it.
+  echo 'Acquire::Check-Valid-Until "false";' \
+    > "$root/etc/apt/apt.conf.d/99threadlens-test-root"
 fi
 
 # The root the command runs in: the cached one, or an overlay on it.
@@ -102,7 +123,7 @@ mount_bind /sys /sys      # PoCL reads the CPU topology there
 
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 if [ "$(cat "$stamp" 2>/dev/null)" != "$packages" ]; then
-  echo "threadlens: installing GIMP 3 and the build dependencies in the root"
+  echo "threadlens: installing GIMP 3 and the build dependencies in the $debian root"
   chroot "$root" sh -c "apt-get update -q &&
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $packages" \
     > "$root.apt.log" 2>&1 || { tail -20 "$root.apt.log"; exit 1; }
@@ -128,7 +149,7 @@ mount_bind "$top" /src
 # that two trees (a worktree of an earlier commit, say) never share
 # objects; COMMAND finds it as $TL_GIMP3_BUILD.
 build=/var/tmp/threadlens-gimp3-$(printf '%s' "$top" | cksum | cut -d ' ' -f 1)
-command=${1:-meson test -C $build --print-errorlogs --suite engine --suite gimp3}
+command=${1:-meson test -C $build --print-errorlogs --suite gimp3 --suite drivers}
 if [ "$prebuild" = no ]; then
   chroot "$target" env TL_ROOT_COMMAND="$command" sh -c 'cd /src && eval "$TL_ROOT_COMMAND"'
   exit

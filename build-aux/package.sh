@@ -5,10 +5,14 @@
 #   sh build-aux/package.sh OUT-DIR          for this machine's GIMP:
 #                                            GIMP 2.10 on Debian 12,
 #                                            GIMP 3 on Debian 13
-#   sh build-aux/package.sh --gimp3 OUT-DIR  for GIMP 3 on Debian 13, built
+#   sh build-aux/package.sh --gimp3 OUT-DIR  for GIMP 3.0 on Debian 13, built
 #                                            in the Debian 13 root of
 #                                            build-aux/gimp3-root.sh (root
 #                                            only; from a Debian 12 host)
+#   sh build-aux/package.sh --root forky OUT-DIR
+#                                            the same for GIMP 3.2 on Debian
+#                                            testing, in its root (--root
+#                                            trixie is --gimp3)
 #
 # The build runs in a copy of the tree (the files git knows, or without
 # git everything but build output), so it never writes into the checkout:
@@ -20,7 +24,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 
 usage () {
-  echo "usage: sh build-aux/package.sh [--gimp3] OUT-DIR" >&2
+  echo "usage: sh build-aux/package.sh [--gimp3 | --root RELEASE] OUT-DIR" >&2
   exit 2
 }
 
@@ -43,10 +47,11 @@ if [ "${1:-}" = --in-copy ]; then
 fi
 
 gimp3=no
-if [ "${1:-}" = --gimp3 ]; then
-  gimp3=yes
-  shift
-fi
+release=trixie
+case ${1:-} in
+  --gimp3) gimp3=yes; shift ;;
+  --root) gimp3=yes; release=${2:-}; shift 2 || usage ;;
+esac
 [ $# -eq 1 ] || usage
 mkdir -p "$1"
 out=$(cd "$1" && pwd)
@@ -83,7 +88,7 @@ fi
 if [ "$gimp3" = yes ]; then
   # The root is a throwaway overlay, so the build leaves nothing in it;
   # the copy is shared with it at /share.
-  sh "$top/build-aux/gimp3-root.sh" --overlay --no-build --share "$work" \
+  sh "$top/build-aux/gimp3-root.sh" --release "$release" --overlay --no-build --share "$work" \
     'sh /share/threadlens/build-aux/package.sh --in-copy /share/threadlens'
 else
   sh "$top/build-aux/package.sh" --in-copy "$work/threadlens"

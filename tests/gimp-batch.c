@@ -255,7 +255,7 @@ gimp_batch_run (const gchar *env)
     }
   g_string_append (script, ")\n");
 
-  g_ptr_array_add (argv, GIMP_CONSOLE);
+  g_ptr_array_add (argv, (gpointer) tl_test_gimp_console (TL_GIMP_VERSION));
   g_ptr_array_add (argv, "-i");
 #if TL_GIMP_VERSION == 3
   g_ptr_array_add (argv, "--batch-interpreter=plug-in-script-fu-eval");
@@ -272,14 +272,16 @@ gimp_batch_run (const gchar *env)
 
   if (! g_spawn_sync (NULL, (gchar **) argv->pdata, envp, G_SPAWN_SEARCH_PATH,
                       NULL, NULL, &out, &log, &status, &error))
-    g_error ("cannot run %s: %s", GIMP_CONSOLE, error->message);
+    g_error ("cannot run %s: %s", tl_test_gimp_console (TL_GIMP_VERSION),
+             error->message);
   g_ptr_array_unref (argv);
   g_test_message ("GIMP (%s) said:\n%s", env ? env : "plain", log);
 
 #if TL_GIMP_VERSION == 3
   /* GIMP 3 exits with the batch status. */
   if (! g_spawn_check_wait_status (status, &error))
-    g_error ("%s: %s\n%s", GIMP_CONSOLE, error->message, log);
+    g_error ("%s: %s\n%s", tl_test_gimp_console (TL_GIMP_VERSION),
+             error->message, log);
 #endif
   g_string_append (gimp_log, log);
   return TRUE;

@@ -19,7 +19,6 @@ G_BEGIN_DECLS
 
 /* What the two GIMPs call the same things. */
 #if TL_GIMP_VERSION == 2
-#define GIMP_CONSOLE   "gimp-console-2.10"
 #define GIMP_DIR_VAR   "GIMP2_DIRECTORY"
 #define U8_PRECISION   "PRECISION-U8-GAMMA"
 #define TOP_LAYER      "(aref (cadr (gimp-image-get-layers img)) 0)"
@@ -28,7 +27,6 @@ G_BEGIN_DECLS
 #define NEW_GROUP      "(car (gimp-layer-group-new img))"
 #define NEW_TEXT       "(car (gimp-text-layer-new img \"ThreadLens\" \"Sans\" 40 PIXELS))"
 #else
-#define GIMP_CONSOLE   "gimp-console-3.0"
 #define GIMP_DIR_VAR   "GIMP3_DIRECTORY"
 #define U8_PRECISION   "PRECISION-U8-NON-LINEAR"
 #define TOP_LAYER      "(vector-ref (car (gimp-image-get-layers img)) 0)"

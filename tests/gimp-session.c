@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
@@ -73,4 +75,79 @@ tl_test_gimp_environ (const gchar *work_dir,
   envp = g_environ_unsetenv (envp, "DISPLAY");
   envp = g_environ_unsetenv (envp, "G_DEBUG");
   return envp;
+}
+
+const gchar *
+tl_test_gimp_console (guint major)
+{
+  g_return_val_if_fail (major == 2 || major == 3, NULL);
+  return major == 2 ? "gimp-console-2.10" : "gimp-console-3";
+}
+
+const gchar *
+tl_test_gimp_gui (guint major)
+{
+  g_return_val_if_fail (major == 2 || major == 3, NULL);
+  return major == 2 ? "gimp-2.10" : "gimp-3";
+}
+
+const gchar *
+tl_test_gimp_version (guint major)
+{
+  static gchar *versions[4];
+  const gchar  *argv[] = { tl_test_gimp_console (major), "--version", NULL };
+  g_autofree gchar *out = NULL;
+  gint          status;
+  gchar        *space;
+
+  g_return_val_if_fail (major == 2 || major == 3, NULL);
+  if (versions[major] != NULL)
+    return versions[major];
+  /* "GNU Image Manipulation Program version 3.2.6" */
+  if (! g_spawn_sync (NULL, (gchar **) argv, NULL,
+                      G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
+                      NULL, NULL, &out, NULL, &status, NULL) ||
+      ! g_spawn_check_wait_status (status, NULL))
+    return NULL;
+  g_strstrip (out);
+  space = strrchr (out, ' ');
+  versions[major] = g_strdup (space ? space + 1 : out);
+  return versions[major];
+}
+
+gboolean
+tl_test_gimp_at_least (guint major,
+                       guint minor)
+{
+  const gchar  *version = tl_test_gimp_version (major);
+  g_auto(GStrv) parts   = NULL;
+
+  if (version == NULL)
+    g_error ("%s is not installed", tl_test_gimp_console (major));
+  parts = g_strsplit (version, ".", 3);
+  if (parts[0] == NULL || parts[1] == NULL)
+    g_error ("%s --version says '%s'", tl_test_gimp_console (major), version);
+  return atoi (parts[0]) > (gint) major ||
+         (atoi (parts[0]) == (gint) major && atoi (parts[1]) >= (gint) minor);
+}
+
+gboolean
+tl_test_gimp_can_run (guint        major,
+                      const gchar *program)
+{
+  g_autofree gchar *found = g_find_program_in_path (program);
+
+  if (g_getenv ("TL_GIMP_PLUGIN") == NULL)
+    {
+      g_print ("1..0 # SKIP this build has no host for GIMP %u\n", major);
+      return FALSE;
+    }
+  if (found == NULL || tl_test_gimp_version (major) == NULL)
+    {
+      g_print ("Bail out! this build is for GIMP %u, but %s is not "
+               "installed (or does not say its version)\n", major, program);
+      exit (1);
+    }
+  g_print ("# GIMP %s (%s)\n", tl_test_gimp_version (major), found);
+  return TRUE;
 }

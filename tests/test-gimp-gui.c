@@ -33,7 +33,6 @@
 #include "tl-image.h"
 
 #if TL_GIMP_VERSION == 2
-#define GIMP_GUI      "gimp-2.10"
 #define GIMP_DIR_VAR  "GIMP2_DIRECTORY"
 #define LOAD(f)       "(car (gimp-file-load RUN-NONINTERACTIVE \"" f "\" \"" f "\"))"
 #define LAYER         "(car (gimp-image-get-active-drawable img))"
@@ -41,7 +40,6 @@
 #define SAVE(f)       "(gimp-file-save RUN-NONINTERACTIVE img layer \"" f "\" \"" f "\")"
 #define COUNT(f)      "(car (file-glob \"" f "\" 1))"
 #else
-#define GIMP_GUI      "gimp-3.0"
 #define GIMP_DIR_VAR  "GIMP3_DIRECTORY"
 #define LOAD(f)       "(car (gimp-file-load RUN-NONINTERACTIVE \"" f "\"))"
 #define LAYER         "(vector-ref (car (gimp-image-get-selected-drawables img)) 0)"
@@ -405,7 +403,8 @@ test_interactive_run (void)
    * log, not to message boxes nobody can click; --verbose names each
    * step of GIMP's start there.
    */
-  const gchar      *argv[]  = { GIMP_GUI, "--no-splash", "--new-instance",
+  const gchar      *argv[]  = { tl_test_gimp_gui (TL_GIMP_VERSION),
+                                "--no-splash", "--new-instance",
                                 "--console-messages", "--verbose",
 #if TL_GIMP_VERSION == 3
                                 "--batch-interpreter=plug-in-script-fu-eval",
@@ -521,20 +520,18 @@ main (int    argc,
       char **argv)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree gchar *gimp  = g_find_program_in_path (GIMP_GUI);
   const gchar      *tools[] = { "xdotool", "xwd", "xwdtopnm", "pnmtopng" };
   guint             i;
 
   g_test_init (&argc, &argv, NULL);
 
-  if (gimp == NULL || g_getenv ("TL_GIMP_PLUGIN") == NULL || g_getenv ("DISPLAY") == NULL)
+  if (g_getenv ("TL_GIMP_PLUGIN") != NULL && g_getenv ("DISPLAY") == NULL)
     {
-      g_print ("1..0 # SKIP %s\n",
-               gimp == NULL ? GIMP_GUI " is not installed" :
-               g_getenv ("DISPLAY") == NULL ? "no X display (xvfb-run is missing)" :
-               "this build has no host for " GIMP_GUI);
+      g_print ("1..0 # SKIP no X display (xvfb-run is missing)\n");
       return 0;
     }
+  if (! tl_test_gimp_can_run (TL_GIMP_VERSION, tl_test_gimp_gui (TL_GIMP_VERSION)))
+    return 0;
   for (i = 0; i < G_N_ELEMENTS (tools); i++)
     if (g_find_program_in_path (tools[i]) == NULL)
       {

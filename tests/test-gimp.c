@@ -21,6 +21,7 @@
 
 #include "gimp-batch.h"
 #include "gimp-checks.h"
+#include "gimp-session.h"
 #include "pixel-compare.h"
 #include "tl-image.h"
 
@@ -492,7 +493,6 @@ main (int    argc,
       char **argv)
 {
   g_autoptr(GError) error   = NULL;
-  g_autofree gchar *console = g_find_program_in_path (GIMP_CONSOLE);
   const GimpCheck  *checks;
   GPtrArray        *registry, *verdict_pairs;
   guint             n_checks, i;
@@ -500,14 +500,9 @@ main (int    argc,
 
   g_test_init (&argc, &argv, NULL);
 
-  if (console == NULL || g_getenv ("TL_GIMP_PLUGIN") == NULL)
-    {
-      /* TAP: no tests, and why. */
-      g_print ("1..0 # SKIP %s\n",
-               console ? "this build has no host for " GIMP_CONSOLE
-                       : GIMP_CONSOLE " is not installed");
-      return 0;
-    }
+  if (! tl_test_gimp_can_run (TL_GIMP_VERSION,
+                              tl_test_gimp_console (TL_GIMP_VERSION)))
+    return 0;
 
   gimp_batch_init ();
   if (! tl_image_init_gegl (&error))

@@ -56,7 +56,7 @@ run_code (const gchar         *code,
           gboolean             module,
           const gchar * const *env)
 {
-  const gchar      *argv[] = { "gimp-console-3.0", "-i",
+  const gchar      *argv[] = { tl_test_gimp_console (3), "-i",
                                "--batch-interpreter=python-fu-eval",
                                "-b", code, "--quit", NULL };
   g_auto(GStrv)     envp   = tl_test_gimp_environ (work_dir,
@@ -72,7 +72,7 @@ run_code (const gchar         *code,
     envp = g_environ_setenv (envp, env[i], env[i + 1], TRUE);
   if (! g_spawn_sync (NULL, (gchar **) argv, envp, G_SPAWN_SEARCH_PATH, NULL,
                       NULL, &out, &err, &status, &error))
-    g_error ("cannot run gimp-console-3.0: %s", error->message);
+    g_error ("cannot run %s: %s", argv[0], error->message);
   g_test_message ("GIMP said:\n%s%s", out, err);
   /* GIMP 3 exits with the batch's status: a Python exception fails. */
   if (! g_spawn_check_wait_status (status, &error))
@@ -196,14 +196,8 @@ main (int    argc,
 
   g_test_init (&argc, &argv, NULL);
 
-  if (g_find_program_in_path ("gimp-console-3.0") == NULL ||
-      g_getenv ("TL_GIMP_PLUGIN") == NULL)
-    {
-      g_print ("1..0 # SKIP %s\n",
-               g_getenv ("TL_GIMP_PLUGIN") == NULL ?
-               "this build has no GIMP 3 host" : "GIMP 3 is not installed");
-      return 0;
-    }
+  if (! tl_test_gimp_can_run (3, tl_test_gimp_console (3)))
+    return 0;
   work_dir = g_dir_make_tmp ("threadlens-gimp3-python-XXXXXX", NULL);
   g_setenv ("THREADLENS_CACHE_DIR", work_dir, TRUE);
   if (! tl_image_init_gegl (&error))

@@ -6,8 +6,11 @@
 #                           .deb holds the plug-in, the GEGL module, its
 #                           probe and the catalogues where that GIMP and
 #                           GEGL look; nothing is installed here.
-#   test-package.sh gimp3   builds the GIMP 3 package in the Debian 13
-#                           root (build-aux/gimp3-root.sh), installs it
+#   test-package.sh gimp3 [RELEASE]
+#                           builds the GIMP 3 package in the root of
+#                           RELEASE (trixie, the default: Debian 13 and
+#                           GIMP 3.0; forky: Debian testing and GIMP 3.2;
+#                           build-aux/gimp3-root.sh), installs it
 #                           with apt into a throwaway overlay of that root
 #                           (which has GIMP 3 but no ThreadLens) and has
 #                           GIMP 3 run filters from it in batch mode, as a
@@ -94,14 +97,15 @@ gimp3)
   trap 'exit 130' INT TERM
   chmod 755 "$out"      # apt in the root reads the .deb as _apt
   status=0
-  sh "$top/build-aux/package.sh" --gimp3 "$out" > "$out/build.log" 2>&1 || status=$?
+  release=${2:-trixie}
+  sh "$top/build-aux/package.sh" --root "$release" "$out" > "$out/build.log" 2>&1 || status=$?
   if [ $status -eq 77 ]; then
-    grep -h "^SKIP" "$out/build.log" || echo "SKIP: no Debian 13 root for GIMP 3 here"
+    grep -h "^SKIP" "$out/build.log" || echo "SKIP: no $release root for GIMP 3 here"
     exit 77
   fi
-  [ $status -eq 0 ] || { tail -40 "$out/build.log"; fail "build-aux/package.sh --gimp3"; }
+  [ $status -eq 0 ] || { tail -40 "$out/build.log"; fail "build-aux/package.sh --root $release"; }
   the_deb "$out" >/dev/null
-  sh "$top/build-aux/gimp3-root.sh" --overlay --no-build --share "$out" \
+  sh "$top/build-aux/gimp3-root.sh" --release "$release" --overlay --no-build --share "$out" \
     'sh tests/test-package.sh --in-root /share'
   ;;
 
@@ -142,10 +146,11 @@ gimp3)
           (gimp-message \"TL-PACKAGE-DONE\")"
   status=0
   env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME="$home" LANG=C.UTF-8 \
-    gimp-console-3.0 -i --batch-interpreter=plug-in-script-fu-eval \
+    gimp-console-3 -i --batch-interpreter=plug-in-script-fu-eval \
     -b "$script" --quit > "$dir/gimp.log" 2>&1 || status=$?
   cat "$dir/gimp.log"
-  [ $status -eq 0 ] || fail "gimp-console-3.0 exited with $status"
+  echo "GIMP $(gimp-console-3 --version | sed 's/.* //')"
+  [ $status -eq 0 ] || fail "gimp-console-3 exited with $status"
   grep -q TL-PACKAGE-DONE "$dir/gimp.log" || fail "GIMP did not run the whole script"
   # GIMP 3.0's plug-ins (its own file-png too) warn "gimp_flush(): error:
   # Broken pipe" as they exit after their last call: GIMP's noise, in
