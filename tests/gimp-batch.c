@@ -237,6 +237,20 @@ gimp_batch_run (const gchar *env)
       envp = g_environ_setenv (envp, pair[0], value, TRUE);
     }
 
+#if TL_GIMP_VERSION == 3
+  /* What a batch user sees of a failed call: script-fu's error,
+   * "Procedure execution of PROC failed: MESSAGE".  GIMP 3.0 also logs
+   * the message itself ("Calling error for procedure"); 3.2 leaves it to
+   * the caller, and the checks' catch would swallow it.  So the error
+   * goes into the log on its way to the catch, on both.
+   */
+  g_string_append (script,
+    "(define tl-throw throw)\n"
+    "(define (*error-hook* . args)\n"
+    "  (if (and (pair? args) (string? (car args)))\n"
+    "      (gimp-message (string-append \"TL-ERROR \" (car args))))\n"
+    "  (apply tl-throw args))\n");
+#endif
   g_string_append (script,
     "(define (tl-check name thunk)\n"
     "  (gimp-message (string-append \"TL-BEGIN \" name))\n"

@@ -227,6 +227,17 @@ test_check (gconstpointer data)
       if (! gimp_batch_log_says (log, check->error))
         g_error ("check %s: GIMP's error does not say '%s':\n%s",
                  check->name, check->error, log);
+#if TL_GIMP_VERSION == 3
+      /* The user's script gets the message in the call's error. */
+      if (strcmp (check->error, "TL-CALL-FAILED") != 0)
+        {
+          g_autofree gchar *error = gimp_batch_line_with (log, "TL-ERROR ");
+
+          if (error == NULL || strstr (error, check->error) == NULL)
+            g_error ("check %s: the script's error does not say '%s':\n%s",
+                     check->name, check->error, log);
+        }
+#endif
       if (strstr (log, "TL-CLEAN") == NULL)
         g_error ("check %s: the failed call left an undo step:\n%s",
                  check->name, log);

@@ -105,7 +105,8 @@ cli_apply (const gchar *filter,
   g_autofree gchar *err    = NULL;
   gint              status;
 
-  g_assert_true (g_spawn_sync (NULL, (gchar **) argv, NULL, 0, NULL, NULL,
+  g_assert_true (g_spawn_sync (NULL, (gchar **) argv, NULL,
+                               G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
                                NULL, &err, &status, &error));
   if (! g_spawn_check_wait_status (status, NULL))
     g_error ("threadlens apply %s: %s", filter, err);
@@ -132,15 +133,22 @@ test_batch (void)
   g_assert_nonnull (strstr (said, "TL-MAP-LAYER Thread map"));
 }
 
+/* The contract as the XCF of GIMP VERSION (data) keeps it: made once by
+ * that GIMP (TL_CONTRACT_MAKE), opened by every GIMP 3 since.
+ */
 static void
-test_contract (void)
+test_contract (gconstpointer data)
 {
+  const gchar      *version = data;
+  g_autofree gchar *name    = g_strdup_printf ("threadlens-%s", version);
+  g_autofree gchar *xcf_name = g_strconcat (name, ".xcf", NULL);
+  g_autofree gchar *png_name = g_strconcat (name, ".png", NULL);
   g_autofree gchar *script = source_file ("contract.py");
-  g_autofree gchar *xcf    = source_file ("threadlens-3.0.4.xcf");
-  g_autofree gchar *png    = source_file ("threadlens-3.0.4.png");
+  g_autofree gchar *xcf    = source_file (xcf_name);
+  g_autofree gchar *png    = source_file (png_name);
   g_autofree gchar *photo  = g_test_build_filename (G_TEST_DIST, "images",
                                                     "coffee.png", NULL);
-  g_autofree gchar *shown  = work_file ("contract.png");
+  g_autofree gchar *shown  = work_file (png_name);
   g_autofree gchar *said   = NULL;
   gdouble           diff;
 
@@ -168,31 +176,191 @@ test_contract (void)
 }
 
 /* Where ThreadLens is not installed, GIMP drops the file's ThreadLens
- * filters with a warning naming each operation.  (GIMP 3.0.4 prints
- * "(null)" for the filter's name there although the file keeps it:
- * /gimp3-python/contract reads the names back.)
+ * filters as it loads it, with a warning naming each operation, and a
+ * save then keeps none of them (the README says so).  The warning's words
+ * are GIMP's and differ by version:
+ *   3.0: "(threadlens:median-blur) filter is not installed. It was discarded."
+ *   3.2: "XCF Warning: an unnamed filter (threadlens:median-blur) was
+ *         discarded. the filter "threadlens:median-blur" is not installed."
+ * (Both say "(null)" or "unnamed" of the filter's name although the file
+ * keeps it: /gimp3-python/contract reads the names back.)
  */
 static void
 test_without_module (void)
 {
-  g_autofree gchar *xcf  = source_file ("threadlens-3.0.4.xcf");
-  g_autofree gchar *code = g_strdup_printf ("from gi.repository import Gimp, Gio\n"
-                                            "Gimp.file_load(Gimp.RunMode.NONINTERACTIVE, "
-                                            "Gio.File.new_for_path('%s'))", xcf);
-  const gchar      *env[] = { NULL };
-  g_autofree gchar *said = run_code (code, FALSE, env);
+  g_autofree gchar *xcf     = source_file ("threadlens-3.0.4.xcf");
+  g_autofree gchar *resaved = work_file ("without-module.xcf");
+  g_autofree gchar *code    = g_strdup_printf (
+    "from gi.repository import Gimp, Gio\n"
+    "image = Gimp.file_load(Gimp.RunMode.NONINTERACTIVE, Gio.File.new_for_path('%s'))\n"
+    "print('TL-FILTERS-LOADED %%d' %% len(image.get_layers()[0].get_filters()))\n"
+    "Gimp.file_save(Gimp.RunMode.NONINTERACTIVE, image, Gio.File.new_for_path('%s'), None)\n",
+    xcf, resaved);
+  g_autofree gchar *reopen  = g_strdup_printf (
+    "from gi.repository import Gimp, Gio\n"
+    "image = Gimp.file_load(Gimp.RunMode.NONINTERACTIVE, Gio.File.new_for_path('%s'))\n"
+    "print('TL-FILTERS-KEPT %%d' %% len(image.get_layers()[0].get_filters()))\n",
+    resaved);
+  const gchar      *env[]   = { NULL };
+  const gchar      *ops[]   = { "median-blur", "thread-map", "invert" };
+  g_autofree gchar *said    = run_code (code, FALSE, env);
+  g_autofree gchar *kept    = NULL;
+  guint             i;
 
-  g_assert_nonnull (strstr (said, "(threadlens:median-blur) filter is not "
-                                  "installed. It was discarded."));
-  g_assert_nonnull (strstr (said, "(threadlens:thread-map) filter is not "
-                                  "installed. It was discarded."));
+  for (i = 0; i < G_N_ELEMENTS (ops); i++)
+    {
+      g_autofree gchar *warning = NULL;
+
+      if (tl_test_gimp_at_least (3, 2))
+        warning = g_strdup_printf ("XCF Warning: an unnamed filter (threadlens:%s) "
+                                   "was discarded. the filter \"threadlens:%s\" "
+                                   "is not installed.", ops[i], ops[i]);
+      else
+        warning = g_strdup_printf ("(threadlens:%s) filter is not installed. "
+                                   "It was discarded.", ops[i]);
+      if (strstr (said, warning) == NULL)
+        g_error ("GIMP %s does not warn '%s':\n%s", tl_test_gimp_version (3),
+                 warning, said);
+    }
+  g_assert_nonnull (strstr (said, "TL-FILTERS-LOADED 0\n"));
+  /* Saved so, and opened where ThreadLens is installed: gone for good. */
+  kept = run_code (reopen, TRUE, env);
+  g_assert_nonnull (strstr (kept, "TL-FILTERS-KEPT 0\n"));
+}
+
+/* The README's code block that starts with the line FIRST (its fence
+ * FENCE: "```sh" or "```python"), without the fences.
+ */
+static gchar *
+readme_block (const gchar *fence,
+              const gchar *first)
+{
+  g_autofree gchar *readme = g_test_build_filename (G_TEST_DIST, "..",
+                                                    "README.md", NULL);
+  g_autofree gchar *text   = NULL;
+  g_autofree gchar *opening = g_strconcat (fence, "\n", first, NULL);
+  const gchar      *start, *end;
+
+  g_assert_true (g_file_get_contents (readme, &text, NULL, NULL));
+  start = strstr (text, opening);
+  if (start == NULL)
+    g_error ("README.md has no block starting '%s'", first);
+  start += strlen (fence) + 1;
+  end = strstr (start, "\n```");
+  g_assert_nonnull (end);
+  return g_strndup (start, end + 1 - start);
+}
+
+/* COMMAND by the shell in DIR, in GIMP's environment with the module;
+ * returns what it printed, failing on a non-zero exit.
+ */
+static gchar *
+run_shell (const gchar *command,
+           const gchar *dir)
+{
+  const gchar      *argv[] = { "/bin/sh", "-c", command, NULL };
+  g_auto(GStrv)     envp   = tl_test_gimp_environ (work_dir, "home", "gimp",
+                                                   "GIMP3_DIRECTORY", TRUE);
+  g_autoptr(GError) error  = NULL;
+  g_autofree gchar *out    = NULL, *err = NULL;
+  gint              status;
+
+  g_assert_true (g_spawn_sync (dir, (gchar **) argv, envp, 0, NULL, NULL,
+                               &out, &err, &status, &error));
+  g_test_message ("the shell said:\n%s%s", out, err);
+  if (! g_spawn_check_wait_status (status, &error))
+    g_error ("%s\n%s: %s\n%s%s", command, argv[0], error->message, out, err);
+  return g_strconcat (out, err, NULL);
+}
+
+/* The README's script-fu batch, as printed but for its two folders: every
+ * PNG of the input folder blurred into the output folder, as `threadlens
+ * apply` blurs it.
+ */
+static void
+test_readme_script_fu (void)
+{
+  g_autofree gchar *block   = readme_block ("```sh", "gimp-console-3 -i "
+                                            "--batch-interpreter=plug-in-script-fu-eval");
+  g_autofree gchar *in_dir  = work_file ("readme-in");
+  g_autofree gchar *out_dir = work_file ("readme-out");
+  g_autofree gchar *photo   = g_test_build_filename (G_TEST_DIST, "images",
+                                                     "coffee.png", NULL);
+  const gchar      *names[] = { "a.png", "b.png" };
+  g_autofree gchar *wanted  = work_file ("readme-wanted.png");
+  g_autofree gchar *said    = NULL;
+  g_autofree gchar *command = NULL;
+  g_autofree gchar *in_slash = NULL, *out_slash = NULL, *with_in = NULL;
+  g_auto(GStrv)     parts   = NULL;
+  guint             i;
+
+  g_assert_nonnull (strstr (block, "\"/photos/in/*.png\""));
+  g_assert_nonnull (strstr (block, "\"/photos/out/\""));
+  g_mkdir_with_parents (in_dir, 0700);
+  g_mkdir_with_parents (out_dir, 0700);
+  for (i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree gchar *copy = g_build_filename (in_dir, names[i], NULL);
+      g_autofree gchar *cp   = g_strdup_printf ("cp '%s' '%s'", photo, copy);
+
+      g_free (run_shell (cp, work_dir));
+    }
+  /* The README's folders, trailing slashes kept, for the test's own. */
+  in_slash  = g_strconcat (in_dir, "/", NULL);
+  out_slash = g_strconcat (out_dir, "/", NULL);
+  parts     = g_strsplit (block, "/photos/in/", -1);
+  with_in   = g_strjoinv (in_slash, parts);
+  g_strfreev (parts);
+  parts     = g_strsplit (with_in, "/photos/out/", -1);
+  command   = g_strjoinv (out_slash, parts);
+  said = run_shell (command, work_dir);
+
+  cli_apply ("gaussian-blur", "--set=std-dev=4", photo, wanted);
+  for (i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree gchar *out = g_build_filename (out_dir, names[i], NULL);
+
+      g_assert_true (g_file_test (out, G_FILE_TEST_EXISTS));
+      g_assert_cmpfloat (tl_test_pixels_file_difference (out, wanted), <=,
+                         1.0 / 255.0 + 1e-6);
+    }
+}
+
+/* The README's Python example, run by the command its first line gives,
+ * as printed, on in.png in the folder it runs in.
+ */
+static void
+test_readme_python (void)
+{
+  g_autofree gchar *block   = readme_block ("```python", "# gimp-console-3 -i "
+                                            "--batch-interpreter=python-fu-eval");
+  g_autofree gchar *dir     = work_file ("readme-python");
+  g_autofree gchar *script  = NULL;
+  g_autofree gchar *photo   = g_test_build_filename (G_TEST_DIST, "images",
+                                                     "coffee.png", NULL);
+  g_autofree gchar *cp      = NULL;
+  g_autofree gchar *command = NULL;
+  g_autofree gchar *said    = NULL;
+  const gchar      *newline = strchr (block, '\n');
+
+  g_mkdir_with_parents (dir, 0700);
+  script = g_build_filename (dir, "this.py", NULL);
+  g_assert_true (g_file_set_contents (script, block, -1, NULL));
+  cp = g_strdup_printf ("cp '%s' in.png", photo);
+  g_free (run_shell (cp, dir));
+  command = g_strndup (block + 2, newline - block - 2);
+  said = run_shell (command, dir);
+  g_assert_null (strstr (said, "Traceback"));
 }
 
 int
 main (int    argc,
       char **argv)
 {
+  /* The files of the contract, by the GIMP that saved them. */
+  static const gchar *contracts[] = { "3.0.4", "3.2.6" };
   g_autoptr(GError) error = NULL;
+  guint             i;
 
   g_test_init (&argc, &argv, NULL);
 
@@ -204,7 +372,19 @@ main (int    argc,
     g_error ("GEGL: %s", error->message);
 
   g_test_add_func ("/gimp3-python/batch", test_batch);
-  g_test_add_func ("/gimp3-python/contract", test_contract);
+  if (g_getenv ("TL_CONTRACT_MAKE"))
+    g_test_add_data_func ("/gimp3-python/contract/make",
+                          tl_test_gimp_version (3), test_contract);
+  else
+    for (i = 0; i < G_N_ELEMENTS (contracts); i++)
+      {
+        g_autofree gchar *path = g_strconcat ("/gimp3-python/contract/",
+                                              contracts[i], NULL);
+
+        g_test_add_data_func (path, contracts[i], test_contract);
+      }
   g_test_add_func ("/gimp3-python/without-module", test_without_module);
+  g_test_add_func ("/gimp3-python/readme-script-fu", test_readme_script_fu);
+  g_test_add_func ("/gimp3-python/readme-python", test_readme_python);
   return g_test_run ();
 }
