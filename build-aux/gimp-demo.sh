@@ -23,16 +23,16 @@ _build/cli/threadlens plan --size 600x400 --device "${THREADLENS_DEVICE:-}" \
 
 rm -f "$out"
 if grep -q install-user-gimp3 _build/build.ninja 2>/dev/null &&
-   command -v gimp-console-3.0 >/dev/null 2>&1; then
+   command -v gimp-console-3 >/dev/null 2>&1; then
   profile=$(mktemp -d "${TMPDIR:-/tmp}/threadlens-gimp3-XXXXXX")
   trap 'rm -rf "$profile"' EXIT INT TERM
-  export HOME="$profile/home" GIMP3_DIRECTORY="$profile/gimp-3.0"
+  export HOME="$profile/home" GIMP3_DIRECTORY="$profile/gimp-3"
   export XDG_CONFIG_HOME="$HOME/.config" XDG_CACHE_HOME="$HOME/.cache"
   export XDG_DATA_HOME="$HOME/.local/share"
   mkdir -p "$XDG_CACHE_HOME"
   meson compile -C _build install-user-gimp3 >/dev/null
   echo "GIMP 3: the procedure runs threadlens:gaussian-blur in GIMP's process"
-  G_MESSAGES_DEBUG=ThreadLens gimp-console-3.0 -i \
+  G_MESSAGES_DEBUG=ThreadLens gimp-console-3 -i \
     --batch-interpreter=plug-in-script-fu-eval -b "
 (let* ((image (car (gimp-file-load RUN-NONINTERACTIVE \"$photo\")))
        (layer (vector-ref (car (gimp-image-get-selected-drawables image)) 0)))

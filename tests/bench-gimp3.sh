@@ -1,6 +1,7 @@
 #!/bin/sh
 # ThreadLens benchmark inside GIMP 3 (a benchmark, not a test), the twin
-# of bench-gimp2.sh, run in the Debian 13 root (build-aux/gimp3-root.sh).
+# of bench-gimp2.sh, run in the Debian 13 root (build-aux/gimp3-root.sh;
+# THREADLENS_ROOT_RELEASE=forky runs it in GIMP 3.2's root).
 # In one headless GIMP process, on a bundled photo scaled to 3840x2160 (an
 # 8-bit RGB layer), each call runs RUNS times on a fresh copy and the
 # median time is kept; a ThreadLens operation and GIMP's own twin run in
@@ -29,7 +30,8 @@ set -eu
 
 if [ "${1:-}" != "--inside" ]; then
   top=$(cd "$(dirname "$0")/.." && pwd)
-  exec sh "$top/build-aux/gimp3-root.sh" "sh tests/bench-gimp3.sh --inside ${1:-5} ${2:-all}"
+  exec sh "$top/build-aux/gimp3-root.sh" --release "${THREADLENS_ROOT_RELEASE:-trixie}" \
+    "sh tests/bench-gimp3.sh --inside ${1:-5} ${2:-all}"
 fi
 runs=${2:-5}
 only=${3:-all}
@@ -39,7 +41,7 @@ profile=$(mktemp -d "${TMPDIR:-/tmp}/threadlens-gimp3-XXXXXX")
 trap 'rm -rf "$profile"' EXIT INT TERM
 export HOME="$profile/home"
 export XDG_CONFIG_HOME="$HOME/.config" XDG_CACHE_HOME="$HOME/.cache"
-export XDG_DATA_HOME="$HOME/.local/share" GIMP3_DIRECTORY="$profile/gimp-3.0"
+export XDG_DATA_HOME="$HOME/.local/share" GIMP3_DIRECTORY="$profile/gimp-3"
 mkdir -p "$XDG_CACHE_HOME"
 meson compile -C "$build" install-user-gimp3 >/dev/null
 
@@ -98,7 +100,7 @@ prelude="
 "
 
 gimp () {
-  gimp-console-3.0 -i --batch-interpreter=plug-in-script-fu-eval \
+  gimp-console-3 -i --batch-interpreter=plug-in-script-fu-eval \
     -b "(begin $prelude $1)" --quit 2>&1 | sed -n 's/.*\(TL-BENCH\|TL-PAIR\) /\1 /p'
 }
 
