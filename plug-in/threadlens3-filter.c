@@ -12,6 +12,22 @@
 #include "tl-error.h"
 #include "threadlens3-filter.h"
 
+#if GIMP_CHECK_VERSION (3, 2, 0)
+/* Whether GIMP has OPERATION, asked once a process: GEGL's modules are
+ * loaded when GIMP starts, and a plug-in process lives for one call.
+ */
+static gboolean
+threadlens3_filter_available (const gchar *operation)
+{
+  static gchar **available = NULL;
+
+  if (available == NULL)
+    available = gimp_drawable_filter_operation_get_available ();
+  return available != NULL &&
+         g_strv_contains ((const gchar * const *) available, operation);
+}
+#endif
+
 GimpDrawableFilter *
 threadlens3_filter_new (GimpDrawable *drawable,
                         const gchar  *operation,
@@ -23,6 +39,13 @@ threadlens3_filter_new (GimpDrawable *drawable,
   g_return_val_if_fail (GIMP_IS_DRAWABLE (drawable), NULL);
   g_return_val_if_fail (operation != NULL, NULL);
 
+#if GIMP_CHECK_VERSION (3, 2, 0)
+  /* GIMP 3.2 lists the operations it has, so a missing module is known
+   * without a failed call.
+   */
+  filter = threadlens3_filter_available (operation) ?
+           gimp_drawable_filter_new (drawable, operation, title) : NULL;
+#else
   /* GIMP reports an unknown operation through the PDB; the caller then
    * takes another path, so that message is not the user's.
    */
@@ -31,6 +54,7 @@ threadlens3_filter_new (GimpDrawable *drawable,
   filter = gimp_drawable_filter_new (drawable, operation, title);
   gimp_plug_in_set_pdb_error_handler (gimp_get_plug_in (),
                                       GIMP_PDB_ERROR_HANDLER_INTERNAL);
+#endif
   if (filter == NULL)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_NO_OPERATION,

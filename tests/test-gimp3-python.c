@@ -228,6 +228,70 @@ test_without_module (void)
   g_assert_nonnull (strstr (kept, "TL-FILTERS-KEPT 0\n"));
 }
 
+/* GIMP 3.2's vector layers: a ThreadLens filter kept non-destructive
+ * leaves the layer a vector layer, editable, as GIMP's own filters do;
+ * merged, it rasterizes the layer, as merging GIMP's own does.
+ */
+static void
+test_vector_layer (void)
+{
+  const gchar      *code =
+    "from gi.repository import Gimp\n"
+    "image = Gimp.Image.new(200, 100, Gimp.ImageBaseType.RGB)\n"
+    "path = Gimp.Path.new(image, 'frame')\n"
+    "image.insert_path(path, None, 0)\n"
+    "stroke = path.bezier_stroke_new_moveto(10, 10)\n"
+    "for x, y in ((190, 10), (190, 90), (10, 90)):\n"
+    "    path.bezier_stroke_lineto(stroke, x, y)\n"
+    "path.stroke_close(stroke)\n"
+    "def run(how, layer, keep):\n"
+    "    if how == 'gimp':\n"
+    "        live = Gimp.DrawableFilter.new(layer, 'gegl:invert-gamma', 'Invert')\n"
+    "        layer.append_filter(live) if keep else layer.merge_filter(live)\n"
+    "    else:\n"
+    "        invert = Gimp.get_pdb().lookup_procedure('plug-in-threadlens-invert')\n"
+    "        config = invert.create_config()\n"
+    "        config.set_property('run-mode', Gimp.RunMode.NONINTERACTIVE)\n"
+    "        config.set_property('image', image)\n"
+    "        config.set_core_object_array('drawables', [layer])\n"
+    "        config.set_property('non-destructive', keep)\n"
+    "        result = invert.run(config)\n"
+    "        assert result.index(0) == Gimp.PDBStatusType.SUCCESS, result.index(1)\n"
+    "for how in ('gimp', 'threadlens'):\n"
+    "    for keep in (True, False):\n"
+    "        layer = Gimp.VectorLayer.new(image, path)\n"
+    "        image.insert_layer(layer, None, 0)\n"
+    "        run(how, layer, keep)\n"
+    "        print('TL-VECTOR %s %s: rasterized %s, %d filters' % (how,\n"
+    "              'kept' if keep else 'merged', layer.is_rasterized(),\n"
+    "              len(layer.get_filters())))\n";
+  const gchar      *env[] = { NULL };
+  const gchar      *how[] = { "gimp", "threadlens" };
+  g_autofree gchar *said  = NULL;
+  guint             i;
+
+  if (! tl_test_gimp_at_least (3, 2))
+    {
+      g_autofree gchar *why = g_strdup_printf ("GIMP %s has no vector layers "
+                                               "(GIMP 3.2 added them)",
+                                               tl_test_gimp_version (3));
+
+      g_test_skip (why);
+      return;
+    }
+  said = run_code (code, TRUE, env);
+  for (i = 0; i < G_N_ELEMENTS (how); i++)
+    {
+      g_autofree gchar *kept   = g_strdup_printf ("TL-VECTOR %s kept: rasterized "
+                                                  "False, 1 filters", how[i]);
+      g_autofree gchar *merged = g_strdup_printf ("TL-VECTOR %s merged: rasterized "
+                                                  "True, 0 filters", how[i]);
+
+      if (strstr (said, kept) == NULL || strstr (said, merged) == NULL)
+        g_error ("expected '%s' and '%s':\n%s", kept, merged, said);
+    }
+}
+
 /* The README's code block that starts with the line FIRST (its fence
  * FENCE: "```sh" or "```python"), without the fences.
  */
@@ -384,6 +448,7 @@ main (int    argc,
         g_test_add_data_func (path, contracts[i], test_contract);
       }
   g_test_add_func ("/gimp3-python/without-module", test_without_module);
+  g_test_add_func ("/gimp3-python/vector-layer", test_vector_layer);
   g_test_add_func ("/gimp3-python/readme-script-fu", test_readme_script_fu);
   g_test_add_func ("/gimp3-python/readme-python", test_readme_python);
   return g_test_run ();
