@@ -9,10 +9,10 @@
 # GIMP keeps a profile per minor release (~/.config/GIMP/3.0, 3.2, ...)
 # and copies an older one only when it starts with none.  So the plug-in
 # goes into the profile of GIMP-VERSION (the GIMP it was built against,
-# MAJOR.MINOR) and into every other profile of the same major version
-# already there: GIMP 3.0 and 3.2 side by side each find it, and so does
-# a GIMP that has run before the install.  ENV-VARIABLE
-# (GIMP3_DIRECTORY), when set, names the one profile instead.
+# MAJOR.MINOR) and, for GIMP 3, into every other 3.N profile already
+# there: GIMP 3.0 and 3.2 side by side each find it, and so does a GIMP
+# that has run before the install.  ENV-VARIABLE (GIMP3_DIRECTORY), when
+# set, names the one profile instead.
 #
 # Usage: install-user.sh BINARY GIMP-VERSION ENV-VARIABLE [PO-BUILD-DIR
 #                        [GEGL-MODULE CL-PROBE]]
@@ -30,11 +30,18 @@ if [ -n "$chosen" ]; then
 else
   gimp_dir="${XDG_CONFIG_HOME:-$HOME/.config}/GIMP"
   profiles="$gimp_dir/$version"
-  for profile in "$gimp_dir/${version%%.*}".*; do
-    [ -d "$profile" ] && [ "$profile" != "$gimp_dir/$version" ] &&
-      profiles="$profiles
+  # GIMP 3's minor releases share one plug-in interface; 2.10's does not
+  # reach back to 2.8.
+  case $version in
+    2.*) ;;
+    *)
+      for profile in "$gimp_dir/${version%%.*}".*; do
+        [ -d "$profile" ] && [ "$profile" != "$gimp_dir/$version" ] &&
+          profiles="$profiles
 $profile"
-  done
+      done
+      ;;
+  esac
 fi
 
 # One profile a line: a home folder's name may hold spaces.
