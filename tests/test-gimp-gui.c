@@ -92,19 +92,41 @@ work_file (const gchar *name)
   return g_build_filename (work_dir, name, NULL);
 }
 
+/* Waits for GIMP to have written the PNG file PATH whole and to have
+ * left it alone: the file exists before GIMP has finished writing it, and
+ * GIMP then writes it again with its metadata, so on a loaded machine a
+ * fixed pause read a truncated or half-rewritten file.  Whole: it ends
+ * with PNG's IEND chunk; left alone: neither its size nor its time has
+ * changed for a second.
+ */
 static gboolean
 wait_for_file (const gchar *path,
                guint        seconds)
 {
-  guint i;
+  static const guchar iend[] = { 0, 0, 0, 0, 'I', 'E', 'N', 'D',
+                                 0xae, 0x42, 0x60, 0x82 };
+  GStatBuf last   = { 0 };
+  guint    stable = 0;
+  guint    i;
 
   for (i = 0; i < seconds * 10; i++)
     {
-      if (g_file_test (path, G_FILE_TEST_EXISTS))
-        {
-          g_usleep (300000);      /* let GIMP finish writing it */
-          return TRUE;
-        }
+      g_autofree gchar *data = NULL;
+      gsize             size = 0;
+      GStatBuf          now;
+
+      if (g_stat (path, &now) == 0 &&
+          g_file_get_contents (path, &data, &size, NULL) &&
+          size >= sizeof iend &&
+          memcmp (data + size - sizeof iend, iend, sizeof iend) == 0 &&
+          now.st_size == last.st_size && now.st_mtime == last.st_mtime)
+        stable++;
+      else
+        stable = 0;
+      if (stable >= 10)
+        return TRUE;
+      if (g_stat (path, &last) != 0)
+        memset (&last, 0, sizeof last);
       g_usleep (100000);
     }
   return FALSE;
