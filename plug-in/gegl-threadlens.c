@@ -12,7 +12,10 @@
  *  - chunks: GEGL asks for any rectangle of the output; each is filtered
  *    with its halo read from the input, clamped at the input's bounding
  *    box, and a pixel's arithmetic does not depend on the rectangle, so
- *    any chunking gives the `threadlens apply` result bit for bit.
+ *    any chunking gives the `threadlens apply` result bit for bit.  A
+ *    chunk is answered with the blocks around it (tl-host-blocks.h),
+ *    which GEGL keeps for the chunks that follow, so that GIMP's small
+ *    chunks neither read a large halo again nor pay a GPU call each.
  *  - threads: one OpenCL context and queue per process, so runs take one
  *    lock; GEGL is asked not to split a chunk over its threads.
  *  - levels: at level 0 the result is exact.  Above it (GIMP's preview
@@ -43,7 +46,9 @@
 
 #include "tl-alloc.h"
 #include "tl-error.h"
+#include "tl-cl.h"
 #include "tl-host.h"
+#include "tl-host-blocks.h"
 #include "tl-platform-probe.h"
 #include "tl-overlay.h"
 #include "tl-process.h"
@@ -59,6 +64,8 @@ typedef struct
   TlHostSettings          settings;    /* from VALUES, in prepare */
   gchar                  *invalid;     /* why VALUES cannot run, or NULL */
   gchar                  *told;        /* the last message given */
+  TlHostBlocks           *blocks;      /* computed for GEGL's cache */
+  GMutex                  blocks_lock;
 } TlGeglOp;
 
 typedef struct
@@ -159,6 +166,10 @@ tl_gegl_set_property (GObject      *object,
       return;
     }
   arg = &klass->args[index];
+  /* GEGL drops its cache on a new value: every block is to be done. */
+  g_mutex_lock (&op->blocks_lock);
+  tl_host_blocks_forget (op->blocks, NULL);
+  g_mutex_unlock (&op->blocks_lock);
   switch (arg->type)
     {
     case TL_HOST_ARG_INT:
@@ -212,6 +223,8 @@ tl_gegl_init (TlGeglOp      *op,
   guint i;
 
   op->values = g_new0 (TlHostValue, klass->n_args);
+  op->blocks = tl_host_blocks_new ();
+  g_mutex_init (&op->blocks_lock);
   /* Arguments that are not properties keep their defaults; properties
    * get theirs from G_PARAM_CONSTRUCT.
    */
@@ -241,6 +254,8 @@ tl_gegl_finalize (GObject *object)
   g_free (op->values);
   g_free (op->invalid);
   g_free (op->told);
+  tl_host_blocks_free (op->blocks);
+  g_mutex_clear (&op->blocks_lock);
 
   G_OBJECT_CLASS (g_type_class_peek_parent (klass))->finalize (object);
 }
@@ -391,31 +406,21 @@ tl_gegl_get_bounding_box (GeglOperation *operation)
   return in ? *in : *GEGL_RECTANGLE (0, 0, 0, 0);
 }
 
-/* The thread map is one dispatch over the whole input, and so is a
- * filter whose result depends on whole lines (the recursive Gaussian):
- * GEGL asks for those whole and keeps them, so every chunk is cut from
- * the one result `threadlens apply` gives.
+/* RECT (level 0, as GEGL gives every request) at LEVEL, rounded
+ * outwards.
  */
 static GeglRectangle
-tl_gegl_get_cached_region (GeglOperation       *operation,
-                           const GeglRectangle *roi)
+tl_gegl_to_level (const GeglRectangle *rect,
+                  gint                 level)
 {
-  TlGeglOp      *op    = TL_GEGL_OP (operation);
-  TlGeglOpClass *klass = TL_GEGL_OP_GET_CLASS (operation);
+  GeglRectangle scaled;
+  gint          scale  = 1 << level;
 
-  if (klass->filter == NULL ||
-      (op->invalid == NULL &&
-       tl_filter_halo (klass->filter, op->settings.values) ==
-       TL_FILTER_HALO_WHOLE))
-    return tl_gegl_get_bounding_box (operation);
-  return *roi;
-}
-
-static GeglAbyssPolicy
-tl_gegl_get_abyss_policy (GeglOperation *operation,
-                          const gchar   *input_pad)
-{
-  return GEGL_ABYSS_CLAMP;
+  scaled.x      = (gint) floor ((gdouble) rect->x / scale);
+  scaled.y      = (gint) floor ((gdouble) rect->y / scale);
+  scaled.width  = (gint) ceil ((gdouble) (rect->x + rect->width) / scale) - scaled.x;
+  scaled.height = (gint) ceil ((gdouble) (rect->y + rect->height) / scale) - scaled.y;
+  return scaled;
 }
 
 /* SETTINGS with its lengths scaled to a preview LEVEL. */
@@ -440,6 +445,104 @@ tl_gegl_scale_lengths (const TlFilter *filter,
       else
         *value = MAX (spec->min, *value * scale);
     }
+}
+
+/* The side of the blocks OP computes at LEVEL (tl-host-blocks.h), in
+ * level-0 pixels; 0 where its result depends on whole lines, which are
+ * computed whole.
+ */
+static gint
+tl_gegl_block_side (TlGeglOp *op,
+                    gint      level)
+{
+  const TlFilter *filter   = TL_GEGL_OP_GET_CLASS (op)->filter;
+  TlHostSettings  settings = op->settings;
+  const gchar    *forced   = g_getenv (TL_HOST_BLOCK_SIDE_ENV);
+  TlContext      *context;
+  guint           halo;
+  gint            min_side;
+
+  if (level > 0)
+    tl_gegl_scale_lengths (filter, &settings, level);
+  halo = tl_filter_halo (filter, settings.values);
+  if (halo == TL_FILTER_HALO_WHOLE)
+    return 0;
+  if (forced && g_ascii_isdigit (*forced))
+    min_side = (gint) CLAMP (g_ascii_strtoll (forced, NULL, 10), 1, 1 << 20);
+  else
+    {
+      /* The context is the one the chunk will run on, made here or
+       * there.
+       */
+      tl_gegl_check_platforms ();
+      context  = tl_host_get_context (&settings, NULL);
+      min_side = context && (tl_context_get_device (context)->type &
+                             CL_DEVICE_TYPE_GPU) ?
+                 TL_HOST_BLOCK_MIN_GPU : TL_HOST_BLOCK_MIN_CPU;
+    }
+  return tl_host_block_side (halo, min_side) << level;
+}
+
+/* The thread map is one dispatch over the whole input, and so is a
+ * filter whose result depends on whole lines (the recursive Gaussian):
+ * GEGL asks for those whole and keeps them, so every chunk is cut from
+ * the one result `threadlens apply` gives.  Other filters compute the
+ * blocks around a chunk that are not computed yet.
+ */
+static GeglRectangle
+tl_gegl_get_cached_region (GeglOperation       *operation,
+                           const GeglRectangle *roi)
+{
+  TlGeglOp      *op    = TL_GEGL_OP (operation);
+  TlGeglOpClass *klass = TL_GEGL_OP_GET_CLASS (operation);
+  GeglRectangle  region;
+  gint           level, side;
+
+  if (klass->filter == NULL)
+    return tl_gegl_get_bounding_box (operation);
+  if (op->invalid)
+    return *roi;
+
+  g_mutex_lock (&op->blocks_lock);
+  level = tl_host_blocks_get_level (op->blocks);
+  side  = tl_gegl_block_side (op, level);
+  if (side == 0)
+    region = tl_gegl_get_bounding_box (operation);
+  else
+    {
+      GeglRectangle bounds = tl_gegl_get_bounding_box (operation);
+
+      region = tl_host_blocks_region (op->blocks, &bounds, side, roi);
+    }
+  g_mutex_unlock (&op->blocks_lock);
+  return region;
+}
+
+/* A change of the input: the blocks it reaches are to be computed
+ * again.
+ */
+static GeglRectangle
+tl_gegl_get_invalidated_by_change (GeglOperation       *operation,
+                                   const gchar         *input_pad,
+                                   const GeglRectangle *input_region)
+{
+  TlGeglOp           *op     = TL_GEGL_OP (operation);
+  GeglOperationClass *parent = g_type_class_peek_parent (G_OBJECT_GET_CLASS (operation));
+  GeglRectangle       changed;
+
+  changed = parent->get_invalidated_by_change (operation, input_pad,
+                                               input_region);
+  g_mutex_lock (&op->blocks_lock);
+  tl_host_blocks_forget (op->blocks, &changed);
+  g_mutex_unlock (&op->blocks_lock);
+  return changed;
+}
+
+static GeglAbyssPolicy
+tl_gegl_get_abyss_policy (GeglOperation *operation,
+                          const gchar   *input_pad)
+{
+  return GEGL_ABYSS_CLAMP;
 }
 
 /* Whether ERROR is the driver's failure (a call or a build that should
@@ -513,15 +616,13 @@ tl_gegl_filter_region (TlGeglOp             *op,
     }
   else
     {
-      gint          scale = 1 << level;
-      GeglRectangle scaled, need;
-      guint         halo  = tl_filter_halo (klass->filter, settings->values);
+      gint          scale  = 1 << level;
+      GeglRectangle scaled = tl_gegl_to_level (&bounds, level);
+      GeglRectangle asked  = tl_gegl_to_level (roi, level);
+      GeglRectangle need;
+      guint         halo   = tl_filter_halo (klass->filter, settings->values);
 
-      scaled.x      = (gint) floor ((gdouble) bounds.x / scale);
-      scaled.y      = (gint) floor ((gdouble) bounds.y / scale);
-      scaled.width  = (gint) ceil ((gdouble) (bounds.x + bounds.width) / scale) - scaled.x;
-      scaled.height = (gint) ceil ((gdouble) (bounds.y + bounds.height) / scale) - scaled.y;
-      if (! gegl_rectangle_intersect (&region, roi, &scaled))
+      if (! gegl_rectangle_intersect (&region, &asked, &scaled))
         return TRUE;
       roi  = &region;
       need = *roi;
@@ -655,6 +756,16 @@ tl_gegl_process (GeglOperation       *operation,
             tl_gegl_scale_lengths (klass->filter, &settings, level);
           ok = tl_gegl_filter_region (op, &settings, input, output, roi, level,
                                       &error);
+          if (ok)
+            {
+              gint side;
+
+              g_mutex_lock (&op->blocks_lock);
+              side = tl_gegl_block_side (op, level);
+              if (side > 0)
+                tl_host_blocks_done (op->blocks, &bounds, side, level, roi);
+              g_mutex_unlock (&op->blocks_lock);
+            }
         }
     }
 
@@ -675,8 +786,9 @@ tl_gegl_process (GeglOperation       *operation,
   /* What the operation took in all, lock included (build-aux/bench-gegl
    * sets it beside GEGL's graph around it).
    */
-  g_debug ("%s: %.1f ms in the operation", gegl_operation_get_name (operation),
-           (g_get_monotonic_time () - start) / 1000.0);
+  g_debug ("%s: %dx%d at %d,%d, level %d: %.1f ms in the operation",
+           gegl_operation_get_name (operation), roi->width, roi->height,
+           roi->x, roi->y, level, (g_get_monotonic_time () - start) / 1000.0);
 
   return TRUE;
 }
@@ -714,6 +826,7 @@ tl_gegl_class_init (TlGeglOpClass *klass,
   args = filter ? tl_host_arguments (filter, &n_args) :
                   tl_host_map_operation_arguments (&n_args);
   operation_class->get_cached_region = tl_gegl_get_cached_region;
+  operation_class->get_invalidated_by_change = tl_gegl_get_invalidated_by_change;
   klass->args        = args;
   klass->n_args      = n_args;
   klass->n_host_args = n_args - (filter == NULL);

@@ -28,6 +28,7 @@
 #include "tl-fault.h"
 #include "tl-filter.h"
 #include "tl-host.h"
+#include "tl-host-blocks.h"
 #include "tl-image.h"
 #include "tl-platform-probe.h"
 #include "tl-process.h"
@@ -271,6 +272,226 @@ test_chunks (void)
       g_assert_cmpint (chunks, >, 4);
       assert_same (expected, result, &crop, what);
     }
+}
+
+/* GIMP's canvas at a zoom: one graph drawn chunk by chunk, CHUNK_W x
+ * CHUNK_H, row after row, as GIMP's projection asks, each chunk blitted
+ * at LEVEL's scale (GEGL keeps the node's cache between them).  CALLS
+ * gets how many times the operation ran.
+ */
+static guint operation_calls;
+
+static void
+count_calls (const gchar    *domain,
+             GLogLevelFlags  level,
+             const gchar    *message,
+             gpointer        data)
+{
+  if (strstr (message, " ms in the operation"))
+    {
+      operation_calls++;
+      if (g_getenv ("TL_TEST_SHOW_CALLS"))
+        g_test_message ("%s", message);
+    }
+  else if ((level & G_LOG_LEVEL_DEBUG) == 0)
+    g_log_default_handler (domain, level, message, data);
+}
+
+static GeglRectangle
+level_area (GeglBuffer *layer,
+            gint        level)
+{
+  const GeglRectangle *extent = gegl_buffer_get_extent (layer);
+  gint                 scale  = 1 << level;
+  GeglRectangle        area   = { extent->x / scale, extent->y / scale,
+                                  (extent->width + scale - 1) / scale,
+                                  (extent->height + scale - 1) / scale };
+
+  return area;
+}
+
+static GeglBuffer *
+render_chunks (GeglNode   *node,
+               GeglBuffer *layer,
+               gint        level,
+               gint        chunk_w,
+               gint        chunk_h,
+               guint      *chunks,
+               guint      *calls)
+{
+  GeglRectangle area = level_area (layer, level);
+  GeglBuffer   *out  = gegl_buffer_new (&area, gegl_buffer_get_format (layer));
+  guint         handler;
+  gint          x, y;
+
+  *chunks = 0;
+  operation_calls = 0;
+  handler = g_log_set_handler ("ThreadLens", G_LOG_LEVEL_MASK, count_calls, NULL);
+  for (y = area.y; y < area.y + area.height; y += chunk_h)
+    for (x = area.x; x < area.x + area.width; x += chunk_w)
+      {
+        GeglRectangle         rect = { x, y, chunk_w, chunk_h };
+        g_autoptr(GeglBuffer) part = NULL;
+
+        gegl_rectangle_intersect (&rect, &rect, &area);
+        part = render (node, layer, &rect, 1.0 / (1 << level));
+        gegl_buffer_copy (part, &rect, GEGL_ABYSS_NONE, out, &rect);
+        (*chunks)++;
+      }
+  g_log_remove_handler ("ThreadLens", handler);
+  *calls = operation_calls;
+  return out;
+}
+
+/* Every filter on GIMP's canvas, 8-bit and float, at levels 0 and 2:
+ * the chunks equal one call bit for bit (at level 0, `threadlens
+ * apply`), though GEGL ran the operation on blocks, fewer times than
+ * there were chunks.  Small blocks (96 pixels a side at the least) make
+ * several on the photo at both levels, and the chunks straddle them.
+ */
+static void
+test_canvas (gconstpointer data)
+{
+  static const gchar *const formats[] = { "R'G'B'A u8", "R'G'B'A float" };
+  static const gint         levels[]  = { 0, 2 };
+  const TlFilter           *filter    = data;
+  g_autofree TlValue       *values    = tl_filter_default_values (filter);
+  const GeglRectangle      *extent    = gegl_buffer_get_extent (tl_image_get_buffer (photo));
+  guint                     f, l;
+
+  g_setenv (TL_HOST_BLOCK_SIDE_ENV, "96", TRUE);
+  for (f = 0; f < G_N_ELEMENTS (formats); f++)
+    {
+      g_autoptr(GeglBuffer) layer = gegl_buffer_new (extent, babl_format (formats[f]));
+
+      gegl_buffer_copy (tl_image_get_buffer (photo), extent, GEGL_ABYSS_NONE,
+                        layer, extent);
+      for (l = 0; l < G_N_ELEMENTS (levels); l++)
+        {
+          GeglRectangle         area  = level_area (layer, levels[l]);
+          g_autoptr(GeglNode)   graph = NULL, single = NULL;
+          g_autoptr(GeglBuffer) once  = NULL, chunked = NULL;
+          g_autofree gchar     *what  = NULL;
+          GeglNode             *op, *whole;
+          guint                 chunks, calls;
+
+          graph = graph_for (&op, filter->name, layer);
+          set_values (op, filter, values);
+          chunked = render_chunks (op, layer, levels[l], 80, 48, &chunks, &calls);
+          if (levels[l] == 0)
+            once = engine_result (context, filter, values, NULL, layer);
+          else
+            {
+              single = graph_for (&whole, filter->name, layer);
+              set_values (whole, filter, values);
+              once = render (whole, layer, &area, 1.0 / (1 << levels[l]));
+            }
+          what = g_strdup_printf ("%s, %s, level %d: %u chunks in %u calls",
+                                  filter->name, formats[f], levels[l], chunks,
+                                  calls);
+          g_test_message ("%s", what);
+          assert_same (once, chunked, &area, what);
+          g_assert_cmpuint (calls, >=, 1);
+          g_assert_cmpuint (calls, <, chunks);
+        }
+    }
+  g_unsetenv (TL_HOST_BLOCK_SIDE_ENV);
+}
+
+/* What the blocks keep never outlives what it was computed from: after a
+ * new setting, a stroke on the input or another region asked for, the
+ * chunks equal `threadlens apply` on what is there now.
+ */
+static void
+test_canvas_changes (void)
+{
+  g_autoptr(GError)     error  = NULL;
+  const TlFilter       *filter = tl_filter_lookup ("box-blur", &error);
+  g_autofree TlValue   *values = tl_filter_default_values (filter);
+  const GeglRectangle  *extent = gegl_buffer_get_extent (tl_image_get_buffer (photo));
+  g_autoptr(GeglBuffer) layer  = gegl_buffer_new (extent, babl_format ("R'G'B'A u8"));
+  g_autoptr(GeglNode)   graph  = NULL;
+  GeglRectangle         stroke = { 150, 90, 40, 12 };
+  GeglRectangle         part   = { 200, 30, 130, 170 };
+  GeglColor            *ink    = gegl_color_new ("#e0107a");
+  GeglNode             *op;
+  guint                 step;
+
+  gegl_buffer_copy (tl_image_get_buffer (photo), extent, GEGL_ABYSS_NONE,
+                    layer, extent);
+  g_setenv (TL_HOST_BLOCK_SIDE_ENV, "128", TRUE);
+  graph = graph_for (&op, filter->name, layer);
+  for (step = 0; step < 4; step++)
+    {
+      g_autoptr(GeglBuffer) expected = NULL, chunked = NULL;
+      const gchar          *what[]   = { "first render", "new radius",
+                                         "a stroke on the input",
+                                         "another region" };
+      guint                 chunks, calls;
+
+      if (step == 1)
+        values[0].v[0] = 9;
+      if (step == 2)
+        gegl_buffer_set_color (layer, &stroke, ink);
+      if (step < 2)
+        set_values (op, filter, values);
+      expected = engine_result (context, filter, values, NULL, layer);
+      if (step < 3)
+        {
+          chunked = render_chunks (op, layer, 0, 64, 64, &chunks, &calls);
+          g_test_message ("%s: %u chunks in %u calls", what[step], chunks, calls);
+          assert_same (expected, chunked, extent, what[step]);
+        }
+      else
+        {
+          chunked = render (op, layer, &part, 1.0);
+          assert_same (expected, chunked, &part, what[step]);
+        }
+    }
+  g_object_unref (ink);
+  g_unsetenv (TL_HOST_BLOCK_SIDE_ENV);
+}
+
+/* The rule's arithmetic: a block's halo adds at most a fifth; computed
+ * blocks are not asked again; a change reaches the blocks it touches.
+ */
+static void
+test_blocks (void)
+{
+  GeglRectangle bounds = { 0, 0, 1000, 700 };
+  GeglRectangle chunk  = { 480, 100, 64, 64 };   /* straddles 512 */
+  GeglRectangle region;
+  TlHostBlocks *blocks = tl_host_blocks_new ();
+  gint          side;
+
+  g_assert_cmpint (tl_host_block_side (0, 512), ==, 512);
+  g_assert_cmpint (tl_host_block_side (1, 7), ==, 64);
+  for (side = 1; side <= 500; side += 37)
+    {
+      gint   s     = tl_host_block_side (side, 1);
+      gdouble area = (s + 2.0 * side) * (s + 2.0 * side) / ((gdouble) s * s);
+
+      g_assert_cmpint (s % TL_HOST_BLOCK_ALIGN, ==, 0);
+      g_assert_cmpfloat (area, <=, 1.2);
+    }
+
+  region = tl_host_blocks_region (blocks, &bounds, 512, &chunk);
+  g_assert_true (gegl_rectangle_equal (&region, GEGL_RECTANGLE (0, 0, 1000, 512)));
+  tl_host_blocks_done (blocks, &bounds, 512, 0, GEGL_RECTANGLE (0, 0, 512, 512));
+  region = tl_host_blocks_region (blocks, &bounds, 512, &chunk);
+  g_assert_true (gegl_rectangle_equal (&region, GEGL_RECTANGLE (480, 0, 520, 512)));
+  tl_host_blocks_done (blocks, &bounds, 512, 0, &region);
+  region = tl_host_blocks_region (blocks, &bounds, 512, &chunk);
+  g_assert_true (gegl_rectangle_equal (&region, &chunk));
+  /* A change in the left block; at level 1 nothing done is known. */
+  tl_host_blocks_forget (blocks, GEGL_RECTANGLE (10, 10, 5, 5));
+  region = tl_host_blocks_region (blocks, &bounds, 512, &chunk);
+  g_assert_true (gegl_rectangle_equal (&region, GEGL_RECTANGLE (0, 0, 544, 512)));
+  tl_host_blocks_done (blocks, &bounds, 512, 1, GEGL_RECTANGLE (0, 0, 10, 10));
+  g_assert_cmpint (tl_host_blocks_get_level (blocks), ==, 1);
+  region = tl_host_blocks_region (blocks, &bounds, 512, &chunk);
+  g_assert_true (gegl_rectangle_equal (&region, GEGL_RECTANGLE (0, 0, 1000, 512)));
+  tl_host_blocks_free (blocks);
 }
 
 /* Each number's property carries the registry's display hints, which
@@ -805,6 +1026,15 @@ main (int    argc,
 
       g_test_add_data_func (name, filters[i], test_filter);
     }
+  for (i = 0; i < n; i++)
+    {
+      g_autofree gchar *name = g_strdup_printf ("/gegl-module/canvas/%s",
+                                                filters[i]->name);
+
+      g_test_add_data_func (name, filters[i], test_canvas);
+    }
+  g_test_add_func ("/gegl-module/canvas-changes", test_canvas_changes);
+  g_test_add_func ("/gegl-module/blocks", test_blocks);
   g_test_add_func ("/gegl-module/display-hints", test_display_hints);
   g_test_add_func ("/gegl-module/chunks", test_chunks);
   g_test_add_func ("/gegl-module/level-1", test_level);
