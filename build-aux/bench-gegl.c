@@ -12,8 +12,15 @@
  * is checked against the engine's own (`threadlens apply`'s) by a
  * checksum of its bytes.
  *
+ * With --canvas it draws each operation as GIMP's canvas does instead:
+ * chunk by chunk from one graph (GEGL keeps the node's cache between
+ * chunks), at mipmap levels 0, 1 and 2, by GIMP's rule (the first chunk
+ * one tile, then each sized to what the throughput measured so far does
+ * in 1/15 s, up to 4096x4096) and in fixed 256x256 chunks, beside one
+ * call over the whole level; GEGL's twin is drawn the same way.
+ *
  * Usage: bench-gegl [--runs N] [--json FILE] [--photo PNG] [--no-twins]
- *                   SIZE... [FILTER[:NAME=VALUE,...]...]
+ *                   [--canvas] SIZE... [FILTER[:NAME=VALUE,...]...]
  * SIZE is WxH; FILTER may be thread-map (work-groups, the overlay
  * kernel's own dispatch); without filters, every filter at its defaults
  * and gaussian-blur at std-dev 6 and 50.  Load the module as GIMP does: from
@@ -24,6 +31,7 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +100,7 @@ static gchar  *bench_photo   = NULL;
 static gboolean bench_no_twins = FALSE;
 static gint    bench_cache_gib = 16;
 static gboolean bench_verbose = FALSE;
+static gboolean bench_canvas  = FALSE;
 
 /* What the module's calls of one run said of their OpenCL work (its
  * debug line "... upload X ms, kernels Y ms, download Z ms"), summed
@@ -219,6 +228,33 @@ bench_twin_for (const BenchCase *c)
   return NULL;
 }
 
+/* OPERATION ("name prop=value ...") in GRAPH, fed SOURCE. */
+static GeglNode *
+bench_node_new (GeglNode    *graph,
+                GeglBuffer  *source,
+                const gchar *operation)
+{
+  g_auto(GStrv) words = g_strsplit (operation, " ", -1);
+  GeglNode     *input, *op;
+  guint         i;
+
+  input = gegl_node_new_child (graph, "operation", "gegl:buffer-source",
+                               "buffer", source, NULL);
+  op    = gegl_node_new_child (graph, "operation", words[0], NULL);
+  if (gegl_node_get_gegl_operation (op) == NULL)
+    g_error ("GEGL has no operation %s (is the module on GEGL_PATH?)",
+             words[0]);
+  for (i = 1; words[i]; i++)
+    {
+      g_auto(GStrv) pair = g_strsplit (words[i], "=", 2);
+
+      if (pair[1] == NULL || ! bench_set (op, pair[0], pair[1]))
+        g_error ("%s: no property %s", words[0], words[i]);
+    }
+  gegl_node_link (input, op);
+  return op;
+}
+
 /* OPERATION ("name prop=value ...") over SOURCE into a new buffer,
  * RUNS times; the last result in RESULT (when given).
  */
@@ -227,36 +263,22 @@ bench_graph (GeglBuffer  *source,
              const gchar *operation,
              GeglBuffer **result)
 {
-  g_auto(GStrv)     words = g_strsplit (operation, " ", -1);
   g_autofree gdouble *ms  = g_new (gdouble, bench_runs);
   BenchTime         time;
   gint              run;
-  guint             i;
 
   for (run = 0; run < bench_runs; run++)
     {
       g_autoptr(GeglNode)   graph  = gegl_node_new ();
       g_autoptr(GeglBuffer) target = gegl_buffer_new (gegl_buffer_get_extent (source),
                                                       gegl_buffer_get_format (source));
-      GeglNode             *input, *op, *output;
+      GeglNode             *op, *output;
       gint64                start;
 
-      input  = gegl_node_new_child (graph, "operation", "gegl:buffer-source",
-                                    "buffer", source, NULL);
-      op     = gegl_node_new_child (graph, "operation", words[0], NULL);
+      op     = bench_node_new (graph, source, operation);
       output = gegl_node_new_child (graph, "operation", "gegl:write-buffer",
                                     "buffer", target, NULL);
-      if (gegl_node_get_gegl_operation (op) == NULL)
-        g_error ("GEGL has no operation %s (is the module on GEGL_PATH?)",
-                 words[0]);
-      for (i = 1; words[i]; i++)
-        {
-          g_auto(GStrv) pair = g_strsplit (words[i], "=", 2);
-
-          if (pair[1] == NULL || ! bench_set (op, pair[0], pair[1]))
-            g_error ("%s: no property %s", words[0], words[i]);
-        }
-      gegl_node_link_many (input, op, output, NULL);
+      gegl_node_link (op, output);
 
       memset (&bench_breakdown, 0, sizeof (bench_breakdown));
       start = g_get_monotonic_time ();
@@ -270,6 +292,275 @@ bench_graph (GeglBuffer  *source,
   time.best_ms   = ms[0];
   time.median_ms = ms[bench_runs / 2];
   return time;
+}
+
+/* How a canvas is drawn: one call over the whole level, chunks by
+ * GIMP's rule, or fixed 256x256 chunks.
+ */
+typedef enum
+{
+  BENCH_ONE_CALL,
+  BENCH_GIMP_RULE,
+  BENCH_FIXED_256,
+  BENCH_N_DRAWS
+} BenchDraw;
+
+/* GIMP's rule for the size of the next chunk, after its chunk iterator:
+ * rows of chunks over AREA, the first chunk a tile, then each of the
+ * area that the median of the last three chunks' throughput covers in
+ * 1/15 s, in whole tiles, at most 4096 a side.
+ */
+#define BENCH_CHUNK_INTERVAL_S  (1.0 / 15.0)
+#define BENCH_CHUNK_MAX_SIDE    4096
+#define BENCH_CHUNK_MIN_AREA    4096  /* smaller chunks do not measure */
+
+typedef struct
+{
+  GeglRectangle area;
+  gint          tile_w, tile_h;
+  gint          x, y, row_h;
+  gdouble       target;              /* pixels a chunk */
+  gdouble       history[3];
+  guint         n_history;
+} BenchChunker;
+
+static void
+bench_chunker_init (BenchChunker        *chunker,
+                    const GeglRectangle *area)
+{
+  memset (chunker, 0, sizeof (*chunker));
+  chunker->area = *area;
+  g_object_get (gegl_config (), "tile-width", &chunker->tile_w,
+                "tile-height", &chunker->tile_h, NULL);
+  chunker->x      = area->x;
+  chunker->y      = area->y;
+  chunker->target = chunker->tile_w * (gdouble) chunker->tile_h;
+}
+
+/* Rounded to whole STEPs, at least one, at most LIMIT. */
+static gint
+bench_whole (gdouble length,
+             gint    step,
+             gint    limit)
+{
+  gint whole = (gint) (length / step + 0.5) * step;
+
+  return MIN (MAX (whole, step), limit);
+}
+
+static gboolean
+bench_chunker_next (BenchChunker  *chunker,
+                    GeglRectangle *chunk)
+{
+  const GeglRectangle *area = &chunker->area;
+
+  if (chunker->y >= area->y + area->height)
+    return FALSE;
+  if (chunker->x == area->x)
+    chunker->row_h = bench_whole (sqrt (chunker->target * chunker->tile_h /
+                                        chunker->tile_w), chunker->tile_h,
+                                  MIN (BENCH_CHUNK_MAX_SIDE,
+                                       area->y + area->height - chunker->y));
+  chunk->x      = chunker->x;
+  chunk->y      = chunker->y;
+  chunk->height = chunker->row_h;
+  chunk->width  = bench_whole (chunker->target / chunker->row_h,
+                               chunker->tile_w,
+                               MIN (BENCH_CHUNK_MAX_SIDE,
+                                    area->x + area->width - chunker->x));
+  chunker->x += chunk->width;
+  if (chunker->x >= area->x + area->width)
+    {
+      chunker->x  = area->x;
+      chunker->y += chunker->row_h;
+    }
+  return TRUE;
+}
+
+/* A chunk of PIXELS took SECONDS. */
+static void
+bench_chunker_took (BenchChunker *chunker,
+                    gdouble       pixels,
+                    gdouble       seconds)
+{
+  gdouble sorted[3];
+  guint   n = MIN (chunker->n_history + 1, 3);
+
+  if (pixels < BENCH_CHUNK_MIN_AREA)
+    return;
+  chunker->history[chunker->n_history++ % 3] =
+    pixels * BENCH_CHUNK_INTERVAL_S / MAX (seconds, 1e-6);
+  memcpy (sorted, chunker->history, n * sizeof (gdouble));
+  qsort (sorted, n, sizeof (gdouble), bench_compare);
+  chunker->target = sorted[n / 2];
+}
+
+/* OPERATION on SOURCE drawn at LEVEL as HOW says, from a fresh graph;
+ * milliseconds in GEGL's blits.  RESULT gets the pixels, CHUNKS how many
+ * chunks.
+ */
+static gdouble
+bench_draw (GeglBuffer  *source,
+            const gchar *operation,
+            gint         level,
+            BenchDraw    how,
+            guint       *chunks,
+            GeglBuffer **result)
+{
+  g_autoptr(GeglNode)  graph  = gegl_node_new ();
+  const GeglRectangle *extent = gegl_buffer_get_extent (source);
+  const Babl          *format = gegl_buffer_get_format (source);
+  gint                 scale  = 1 << level;
+  GeglRectangle        area   = { 0, 0, (extent->width + scale - 1) / scale,
+                                  (extent->height + scale - 1) / scale };
+  GeglNode            *op     = bench_node_new (graph, source, operation);
+  GeglBuffer          *out    = gegl_buffer_new (&area, format);
+  gint                 bpp    = babl_format_get_bytes_per_pixel (format);
+  BenchChunker         chunker;
+  GeglRectangle        chunk;
+  gint64               spent  = 0;
+
+  bench_chunker_init (&chunker, &area);
+  *chunks = 0;
+  for (;;)
+    {
+      g_autofree guint8 *pixels = NULL;
+      gint64             start;
+
+      if (how == BENCH_ONE_CALL)
+        {
+          if (*chunks == 1)
+            break;
+          chunk = area;
+        }
+      else if (how == BENCH_GIMP_RULE)
+        {
+          if (! bench_chunker_next (&chunker, &chunk))
+            break;
+        }
+      else
+        {
+          chunk.x = (*chunks * 256) % (((area.width + 255) / 256) * 256);
+          chunk.y = (*chunks / ((area.width + 255) / 256)) * 256;
+          chunk.width = chunk.height = 256;
+          if (chunk.y >= area.height)
+            break;
+          gegl_rectangle_intersect (&chunk, &chunk, &area);
+        }
+      pixels = g_malloc ((gsize) chunk.width * chunk.height * bpp);
+      start  = g_get_monotonic_time ();
+      gegl_node_blit (op, 1.0 / scale, &chunk, format, pixels,
+                      GEGL_AUTO_ROWSTRIDE, GEGL_BLIT_DEFAULT);
+      spent += g_get_monotonic_time () - start;
+      bench_chunker_took (&chunker, chunk.width * (gdouble) chunk.height,
+                          (g_get_monotonic_time () - start) / 1e6);
+      gegl_buffer_set (out, &chunk, 0, format, pixels, GEGL_AUTO_ROWSTRIDE);
+      (*chunks)++;
+    }
+  if (result)
+    *result = out;
+  else
+    g_object_unref (out);
+  return spent / 1000.0;
+}
+
+/* Whether A and B hold the same bytes. */
+static gboolean
+bench_same (GeglBuffer *a,
+            GeglBuffer *b)
+{
+  const GeglRectangle *extent = gegl_buffer_get_extent (a);
+  const Babl          *format = gegl_buffer_get_format (a);
+  gsize                size   = (gsize) extent->width * extent->height *
+                                babl_format_get_bytes_per_pixel (format);
+  g_autofree guint8   *x      = g_malloc (size);
+  g_autofree guint8   *y      = g_malloc (size);
+
+  gegl_buffer_get (a, extent, 1.0, format, x, GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
+  gegl_buffer_get (b, extent, 1.0, format, y, GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
+  return memcmp (x, y, size) == 0;
+}
+
+/* OPERATION (and TWIN, when given) on LAYER drawn every way at levels 0
+ * to 2: medians of RUNS; a line each, and JSON.
+ */
+static void
+bench_canvas_case (GeglBuffer  *layer,
+                   const gchar *size,
+                   const gchar *label,
+                   const gchar *operation,
+                   const gchar *twin,
+                   GString     *json)
+{
+  gint level;
+
+  for (level = 0; level <= 2; level++)
+    {
+      gdouble  ms[2][BENCH_N_DRAWS];
+      guint    chunks[2][BENCH_N_DRAWS];
+      gboolean same = TRUE;
+      gint     who, how, run;
+
+      for (who = 0; who < 2; who++)
+        for (how = 0; how < BENCH_N_DRAWS; how++)
+          {
+            g_autofree gdouble *runs = g_new (gdouble, bench_runs);
+
+            ms[who][how] = -1;
+            chunks[who][how] = 0;
+            if (who == 1 && twin == NULL)
+              continue;
+            for (run = 0; run < bench_runs; run++)
+              {
+                g_autoptr(GeglBuffer) drawn = NULL;
+
+                runs[run] = bench_draw (layer, who ? twin : operation, level,
+                                        how, &chunks[who][how], &drawn);
+                /* Chunks against one call, ours only: GEGL's own
+                 * filters need not give the same bits in chunks.
+                 */
+                if (who == 0 && run == 0 && how != BENCH_ONE_CALL)
+                  {
+                    g_autoptr(GeglBuffer) once = NULL;
+                    guint                 one;
+
+                    bench_draw (layer, operation, level, BENCH_ONE_CALL,
+                                &one, &once);
+                    same = same && bench_same (once, drawn);
+                  }
+              }
+            qsort (runs, bench_runs, sizeof (gdouble), bench_compare);
+            ms[who][how] = runs[bench_runs / 2];
+          }
+
+      g_print ("%-12s %-6d %-32s", size, level, label);
+      for (who = 0; who < 2; who++)
+        for (how = 0; how < BENCH_N_DRAWS; how++)
+          if (ms[who][how] < 0)
+            g_print (" %9s %8s", "-", "");
+          else if (how == BENCH_ONE_CALL)
+            g_print (" %9.1f %8s", ms[who][how], "");
+          else
+            g_print (" %9.1f %7.2fx", ms[who][how],
+                     ms[who][how] / ms[who][BENCH_ONE_CALL]);
+      g_print (" %s (chunks %u, %u)\n", same ? "same" : "DIFFERENT",
+               chunks[0][BENCH_GIMP_RULE], chunks[1][BENCH_GIMP_RULE]);
+      g_string_append_printf (json,
+        "%s  {\"size\": \"%s\", \"level\": %d, \"case\": \"%s\", "
+        "\"one_call_ms\": %.3f, \"gimp_rule_ms\": %.3f, "
+        "\"gimp_rule_chunks\": %u, \"fixed_256_ms\": %.3f, "
+        "\"fixed_256_chunks\": %u, \"twin\": \"%s\", "
+        "\"twin_one_call_ms\": %.3f, \"twin_gimp_rule_ms\": %.3f, "
+        "\"twin_gimp_rule_chunks\": %u, \"twin_fixed_256_ms\": %.3f, "
+        "\"check\": \"%s\", \"runs\": %d}",
+        json->len > 2 ? ",\n" : "", size, level, label,
+        ms[0][BENCH_ONE_CALL], ms[0][BENCH_GIMP_RULE],
+        chunks[0][BENCH_GIMP_RULE], ms[0][BENCH_FIXED_256],
+        chunks[0][BENCH_FIXED_256], twin ? twin : "",
+        ms[1][BENCH_ONE_CALL], ms[1][BENCH_GIMP_RULE],
+        chunks[1][BENCH_GIMP_RULE], ms[1][BENCH_FIXED_256],
+        same ? "same" : "DIFFERENT", bench_runs);
+    }
 }
 
 /* A 64-bit FNV-1a of BUFFER's bytes. */
@@ -418,6 +709,7 @@ main (int    argc,
     { "no-twins", 0, 0, G_OPTION_ARG_NONE, &bench_no_twins, "Only ThreadLens's operations and the baseline", NULL },
     { "cache-gib", 0, 0, G_OPTION_ARG_INT, &bench_cache_gib, "GEGL's tile cache in GiB (16)", "N" },
     { "verbose", 'v', 0, G_OPTION_ARG_NONE, &bench_verbose, "The module's debug lines too (where a first call's time goes)", NULL },
+    { "canvas", 0, 0, G_OPTION_ARG_NONE, &bench_canvas, "Draw as GIMP's canvas does: chunks at levels 0 to 2", NULL },
     { NULL }
   };
   gint                      n_sizes = 0, s, i;
@@ -473,8 +765,14 @@ main (int    argc,
   if (photo == NULL)
     g_error ("%s", error->message);
 
-  g_print ("%-12s %-32s %10s %10s %8s %10s %10s %8s\n", "size", "operation",
-           "best ms", "median ms", "ms/MP", "vs invert", "twin CPU", "twin CL");
+  if (bench_canvas)
+    g_print ("%-12s %-6s %-32s %9s %8s %9s %8s %9s %8s %9s %8s %9s %8s %9s %8s\n",
+             "size", "level", "operation", "one call", "", "GIMP", "x one",
+             "256x256", "x one", "twin one", "", "twin GIMP", "x one",
+             "twin 256", "x one");
+  else
+    g_print ("%-12s %-32s %10s %10s %8s %10s %10s %8s\n", "size", "operation",
+             "best ms", "median ms", "ms/MP", "vs invert", "twin CPU", "twin CL");
   for (s = 1; s <= n_sizes; s++)
     {
       g_autoptr(GeglBuffer) layer = NULL;
@@ -490,6 +788,18 @@ main (int    argc,
       mp    = width * (gdouble) height / 1e6;
 
       g_object_set (gegl_config (), "use-opencl", FALSE, NULL);
+      if (bench_canvas)
+        {
+          for (k = 0; k < cases->len; k++)
+            {
+              BenchCase        *c    = g_ptr_array_index (cases, k);
+              g_autofree gchar *op   = bench_operation (c);
+              g_autofree gchar *twin = bench_no_twins ? NULL : bench_twin_for (c);
+
+              bench_canvas_case (layer, argv[s], c->label, op, twin, json);
+            }
+          continue;
+        }
       base = bench_graph (layer, "gegl:invert-gamma", NULL);
       g_print ("%-12s %-32s %10.1f %10.1f %8.2f\n", argv[s], "gegl:invert-gamma",
                base.best_ms, base.median_ms, base.median_ms / mp);

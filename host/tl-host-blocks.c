@@ -106,31 +106,60 @@ tl_host_blocks_block (const GeglRectangle *bounds,
 }
 
 GeglRectangle
-tl_host_blocks_region (TlHostBlocks        *blocks,
-                       const GeglRectangle *bounds,
-                       gint                 side,
-                       const GeglRectangle *roi)
+tl_host_blocks_cover (const GeglRectangle *bounds,
+                      gint                 side,
+                      const GeglRectangle *roi)
 {
   GeglRectangle region = *roi;
-  gboolean      known;
-  gint          c0, c1, r0, r1, c, r;
+  GeglRectangle first, last;
+  gint          c0, c1, r0, r1;
 
-  g_return_val_if_fail (blocks != NULL && bounds != NULL && roi != NULL,
-                        region);
+  g_return_val_if_fail (bounds != NULL && roi != NULL, region);
   g_return_val_if_fail (side > 0, region);
 
   if (! tl_host_blocks_span (bounds, side, roi, &c0, &c1, &r0, &r1))
     return region;
-  known = tl_host_blocks_same_grid (blocks, bounds, side);
+  first = tl_host_blocks_block (bounds, side, c0, r0);
+  last  = tl_host_blocks_block (bounds, side, c1, r1);
+  gegl_rectangle_bounding_box (&region, &region, &first);
+  gegl_rectangle_bounding_box (&region, &region, &last);
+  return region;
+}
+
+GeglRectangle
+tl_host_blocks_todo (TlHostBlocks        *blocks,
+                     const GeglRectangle *bounds,
+                     gint                 side,
+                     gint                 level,
+                     const GeglRectangle *region)
+{
+  GeglRectangle todo = { 0, 0, 0, 0 };
+  gint          c0, c1, r0, r1, c, r;
+
+  g_return_val_if_fail (blocks != NULL && bounds != NULL && region != NULL,
+                        todo);
+  g_return_val_if_fail (side > 0, *region);
+
+  if (level != blocks->level || ! tl_host_blocks_same_grid (blocks, bounds, side))
+    return *region;
+  /* Outside the grid nothing is recorded. */
+  if (! gegl_rectangle_contains (bounds, region))
+    return *region;
+  if (! tl_host_blocks_span (bounds, side, region, &c0, &c1, &r0, &r1))
+    return todo;
   for (r = r0; r <= r1; r++)
     for (c = c0; c <= c1; c++)
-      if (! known || ! blocks->done[r * blocks->columns + c])
+      if (! blocks->done[r * blocks->columns + c])
         {
-          GeglRectangle block = tl_host_blocks_block (bounds, side, c, r);
+          GeglRectangle part = tl_host_blocks_block (bounds, side, c, r);
 
-          gegl_rectangle_bounding_box (&region, &region, &block);
+          gegl_rectangle_intersect (&part, &part, region);
+          if (gegl_rectangle_is_empty (&todo))
+            todo = part;
+          else
+            gegl_rectangle_bounding_box (&todo, &todo, &part);
         }
-  return region;
+  return todo;
 }
 
 void

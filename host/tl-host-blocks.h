@@ -4,18 +4,17 @@
  * GIMP asks for a filter's output in chunks sized to about 1/15 s of
  * work, and each chunk of a neighbourhood filter reads its halo again: a
  * halo as large as the layer (500 steps of mean-curvature-blur, a median
- * of radius 100) computes the whole layer once per chunk.  So the GEGL
- * module answers a chunk with the grid blocks it touches that are not
- * computed yet, GEGL keeps them in the node's cache, and the chunks that
- * follow are cut from them.  A block is wide enough that its halo adds
- * little, and on a GPU wide enough that a call's fixed cost does too.
+ * of radius 100) computes the whole layer once per chunk, and on a GPU
+ * each chunk pays a call's fixed cost.  So the GEGL module widens a
+ * chunk to the grid blocks it touches, GEGL keeps them in the node's
+ * cache, and the chunks that follow are cut from them.  A chunk that
+ * straddles blocks computed earlier and new ones computes only the new
+ * ones: the old ones are in the cache it writes into, as the record of
+ * computed blocks says.  The record follows GEGL's cache: whatever GEGL
+ * invalidates there is forgotten here.
  *
  * Rectangles are in level-0 coordinates at every level, as GEGL's
  * requests are; a block's side then grows with the level.
- *
- * The record of computed blocks is a hint only: a region always holds
- * the chunk asked for, and GEGL's cache says which pixels are valid, so
- * a record that is out of date costs time, never pixels.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -51,21 +50,31 @@ gint           tl_host_block_side      (guint                halo,
 TlHostBlocks  *tl_host_blocks_new      (void);
 void           tl_host_blocks_free     (TlHostBlocks        *blocks);
 
-/* The level of the last region computed (GEGL does not say a request's
- * level before it is processed; requests come a level at a time).
+/* ROI within BOUNDS widened to the blocks of side SIDE it touches (a
+ * grid from BOUNDS' origin).
+ */
+GeglRectangle  tl_host_blocks_cover    (const GeglRectangle *bounds,
+                                        gint                 side,
+                                        const GeglRectangle *roi);
+
+/* The level of the blocks last recorded: GEGL does not say a request's
+ * level before it is processed, and requests come a level at a time.
  */
 gint           tl_host_blocks_get_level (TlHostBlocks       *blocks);
 
-/* The region to compute for ROI within BOUNDS: ROI and every block of side SIDE (a grid from BOUNDS'
- * origin) that ROI touches and that is not computed, within BOUNDS.
+/* What of REGION is still to compute at LEVEL on the grid of BOUNDS and
+ * SIDE: the bounding box of its parts outside computed blocks (empty
+ * where there is none); all of REGION where the record is of another
+ * level or grid.
  */
-GeglRectangle  tl_host_blocks_region   (TlHostBlocks        *blocks,
+GeglRectangle  tl_host_blocks_todo     (TlHostBlocks        *blocks,
                                         const GeglRectangle *bounds,
                                         gint                 side,
-                                        const GeglRectangle *roi);
-/* REGION of BOUNDS was computed at LEVEL with blocks of side SIDE: the
- * blocks wholly inside it are done.  A new level, bounds or side
- * forgets the others.
+                                        gint                 level,
+                                        const GeglRectangle *region);
+/* REGION was computed at LEVEL on the grid of BOUNDS and SIDE: the
+ * blocks wholly inside it are done.  Another level or grid than the
+ * record's starts a new record.
  */
 void           tl_host_blocks_done     (TlHostBlocks        *blocks,
                                         const GeglRectangle *bounds,

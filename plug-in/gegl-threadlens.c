@@ -64,7 +64,9 @@ typedef struct
   TlHostSettings          settings;    /* from VALUES, in prepare */
   gchar                  *invalid;     /* why VALUES cannot run, or NULL */
   gchar                  *told;        /* the last message given */
-  TlHostBlocks           *blocks;      /* computed for GEGL's cache */
+  TlHostBlocks           *blocks;      /* computed into CACHE */
+  GObject                *cache;       /* GEGL's cache of the node, watched */
+  gulong                  cache_handler;
   GMutex                  blocks_lock;
 } TlGeglOp;
 
@@ -166,10 +168,6 @@ tl_gegl_set_property (GObject      *object,
       return;
     }
   arg = &klass->args[index];
-  /* GEGL drops its cache on a new value: every block is to be done. */
-  g_mutex_lock (&op->blocks_lock);
-  tl_host_blocks_forget (op->blocks, NULL);
-  g_mutex_unlock (&op->blocks_lock);
   switch (arg->type)
     {
     case TL_HOST_ARG_INT:
@@ -241,6 +239,59 @@ tl_gegl_init (TlGeglOp      *op,
     }
 }
 
+/* GEGL invalidated RECT of the node's cache (empty: all of it). */
+static void
+tl_gegl_cache_invalidated (GObject             *cache,
+                           const GeglRectangle *rect,
+                           TlGeglOp            *op)
+{
+  g_mutex_lock (&op->blocks_lock);
+  tl_host_blocks_forget (op->blocks, rect && ! gegl_rectangle_is_empty (rect) ?
+                                     rect : NULL);
+  g_mutex_unlock (&op->blocks_lock);
+}
+
+static void
+tl_gegl_cache_gone (gpointer  data,
+                    GObject  *where)
+{
+  TlGeglOp *op = data;
+
+  g_mutex_lock (&op->blocks_lock);
+  op->cache         = NULL;
+  op->cache_handler = 0;
+  tl_host_blocks_forget (op->blocks, NULL);
+  g_mutex_unlock (&op->blocks_lock);
+}
+
+/* The record of computed blocks holds for OUTPUT from now on (NULL:
+ * none), forgetting what it held: where OUTPUT is GEGL's cache of the
+ * node, which keeps what was computed, its invalidations are followed;
+ * any other buffer keeps nothing.  Called with blocks_lock held, or
+ * from finalize.
+ */
+static void
+tl_gegl_watch_cache (TlGeglOp   *op,
+                     GeglBuffer *output)
+{
+  if (op->cache)
+    {
+      g_signal_handler_disconnect (op->cache, op->cache_handler);
+      g_object_weak_unref (op->cache, tl_gegl_cache_gone, op);
+      op->cache         = NULL;
+      op->cache_handler = 0;
+    }
+  tl_host_blocks_forget (op->blocks, NULL);
+  if (output && g_signal_lookup ("invalidated", G_OBJECT_TYPE (output)) != 0)
+    {
+      op->cache         = G_OBJECT (output);
+      op->cache_handler = g_signal_connect (op->cache, "invalidated",
+                                            G_CALLBACK (tl_gegl_cache_invalidated),
+                                            op);
+      g_object_weak_ref (op->cache, tl_gegl_cache_gone, op);
+    }
+}
+
 static void
 tl_gegl_finalize (GObject *object)
 {
@@ -254,6 +305,7 @@ tl_gegl_finalize (GObject *object)
   g_free (op->values);
   g_free (op->invalid);
   g_free (op->told);
+  tl_gegl_watch_cache (op, NULL);
   tl_host_blocks_free (op->blocks);
   g_mutex_clear (&op->blocks_lock);
 
@@ -486,8 +538,9 @@ tl_gegl_block_side (TlGeglOp *op,
 /* The thread map is one dispatch over the whole input, and so is a
  * filter whose result depends on whole lines (the recursive Gaussian):
  * GEGL asks for those whole and keeps them, so every chunk is cut from
- * the one result `threadlens apply` gives.  Other filters compute the
- * blocks around a chunk that are not computed yet.
+ * the one result `threadlens apply` gives.  Other filters widen a chunk
+ * to its blocks (tl-host-blocks.h), of the side for the level of the
+ * last chunk: the request's own is not known here.
  */
 static GeglRectangle
 tl_gegl_get_cached_region (GeglOperation       *operation,
@@ -495,47 +548,21 @@ tl_gegl_get_cached_region (GeglOperation       *operation,
 {
   TlGeglOp      *op    = TL_GEGL_OP (operation);
   TlGeglOpClass *klass = TL_GEGL_OP_GET_CLASS (operation);
-  GeglRectangle  region;
+  GeglRectangle  bounds = tl_gegl_get_bounding_box (operation);
   gint           level, side;
 
   if (klass->filter == NULL)
-    return tl_gegl_get_bounding_box (operation);
+    return bounds;
   if (op->invalid)
     return *roi;
 
   g_mutex_lock (&op->blocks_lock);
   level = tl_host_blocks_get_level (op->blocks);
+  g_mutex_unlock (&op->blocks_lock);
   side  = tl_gegl_block_side (op, level);
   if (side == 0)
-    region = tl_gegl_get_bounding_box (operation);
-  else
-    {
-      GeglRectangle bounds = tl_gegl_get_bounding_box (operation);
-
-      region = tl_host_blocks_region (op->blocks, &bounds, side, roi);
-    }
-  g_mutex_unlock (&op->blocks_lock);
-  return region;
-}
-
-/* A change of the input: the blocks it reaches are to be computed
- * again.
- */
-static GeglRectangle
-tl_gegl_get_invalidated_by_change (GeglOperation       *operation,
-                                   const gchar         *input_pad,
-                                   const GeglRectangle *input_region)
-{
-  TlGeglOp           *op     = TL_GEGL_OP (operation);
-  GeglOperationClass *parent = g_type_class_peek_parent (G_OBJECT_GET_CLASS (operation));
-  GeglRectangle       changed;
-
-  changed = parent->get_invalidated_by_change (operation, input_pad,
-                                               input_region);
-  g_mutex_lock (&op->blocks_lock);
-  tl_host_blocks_forget (op->blocks, &changed);
-  g_mutex_unlock (&op->blocks_lock);
-  return changed;
+    return bounds;
+  return tl_host_blocks_cover (&bounds, side, roi);
 }
 
 static GeglAbyssPolicy
@@ -725,6 +752,7 @@ tl_gegl_process (GeglOperation       *operation,
   TlHostSettings     settings;
   GeglRectangle      bounds = tl_gegl_get_bounding_box (operation);
   GeglRectangle      inside;
+  GeglRectangle      computed;
   gint64             start  = g_get_monotonic_time ();
   gboolean           ok;
 
@@ -735,6 +763,7 @@ tl_gegl_process (GeglOperation       *operation,
     return TRUE;
   if (level == 0)
     roi = &inside;
+  computed = *roi;
 
   tl_gegl_check_platforms ();
 
@@ -752,18 +781,28 @@ tl_gegl_process (GeglOperation       *operation,
         ok = tl_gegl_map_region (op, &settings, input, output, roi, &error);
       else
         {
+          gint          side = tl_gegl_block_side (op, level);
+          GeglRectangle todo = *roi;
+
+          /* Blocks computed into this cache before are there still. */
+          g_mutex_lock (&op->blocks_lock);
+          if ((GObject *) output != op->cache)
+            tl_gegl_watch_cache (op, output);
+          if (side > 0 && op->cache)
+            todo = tl_host_blocks_todo (op->blocks, &bounds, side, level, roi);
+          g_mutex_unlock (&op->blocks_lock);
+
           if (level > 0)
             tl_gegl_scale_lengths (klass->filter, &settings, level);
-          ok = tl_gegl_filter_region (op, &settings, input, output, roi, level,
-                                      &error);
-          if (ok)
+          computed = todo;
+          ok = gegl_rectangle_is_empty (&todo) ||
+               tl_gegl_filter_region (op, &settings, input, output, &todo,
+                                      level, &error);
+          if (ok && side > 0 && ! gegl_rectangle_is_empty (&todo))
             {
-              gint side;
-
               g_mutex_lock (&op->blocks_lock);
-              side = tl_gegl_block_side (op, level);
-              if (side > 0)
-                tl_host_blocks_done (op->blocks, &bounds, side, level, roi);
+              if ((GObject *) output == op->cache)
+                tl_host_blocks_done (op->blocks, &bounds, side, level, &todo);
               g_mutex_unlock (&op->blocks_lock);
             }
         }
@@ -786,9 +825,11 @@ tl_gegl_process (GeglOperation       *operation,
   /* What the operation took in all, lock included (build-aux/bench-gegl
    * sets it beside GEGL's graph around it).
    */
-  g_debug ("%s: %dx%d at %d,%d, level %d: %.1f ms in the operation",
-           gegl_operation_get_name (operation), roi->width, roi->height,
-           roi->x, roi->y, level, (g_get_monotonic_time () - start) / 1000.0);
+  g_debug ("%s: computed %dx%d at %d,%d of %dx%d at %d,%d, level %d: "
+           "%.1f ms in the operation", gegl_operation_get_name (operation),
+           computed.width, computed.height, computed.x, computed.y,
+           roi->width, roi->height, roi->x, roi->y, level,
+           (g_get_monotonic_time () - start) / 1000.0);
 
   return TRUE;
 }
@@ -826,7 +867,6 @@ tl_gegl_class_init (TlGeglOpClass *klass,
   args = filter ? tl_host_arguments (filter, &n_args) :
                   tl_host_map_operation_arguments (&n_args);
   operation_class->get_cached_region = tl_gegl_get_cached_region;
-  operation_class->get_invalidated_by_change = tl_gegl_get_invalidated_by_change;
   klass->args        = args;
   klass->n_args      = n_args;
   klass->n_host_args = n_args - (filter == NULL);
