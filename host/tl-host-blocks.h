@@ -32,7 +32,7 @@ G_BEGIN_DECLS
  * tenth of a block's work from about 2048x2048 up (doc/experiments.md).
  */
 #define TL_HOST_BLOCK_MIN_GPU     2048
-#define TL_HOST_BLOCK_MIN_CPU     512
+#define TL_HOST_BLOCK_MIN_CPU     1024
 /* An environment variable: the least side in pixels instead of the
  * device's (the tests' small layers, the benchmark's experiments).
  */

@@ -8,6 +8,7 @@
 
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <gio/gio.h>
 #include <glib/gstdio.h>
@@ -208,4 +209,46 @@ tl_platform_probe_check (const gchar  *helper,
   if (! safe)
     g_propagate_error (error, g_steal_pointer (&unsafe));
   return safe;
+}
+
+gchar *
+tl_platform_probe_programs_path (void)
+{
+  g_autofree gchar *dir = tl_platform_probe_dir ();
+  g_autofree gchar *key = tl_platform_probe_key ();
+  g_autofree gchar *name = g_strconcat (key, ".programs", NULL);
+
+  return dir ? g_build_filename (dir, name, NULL) : NULL;
+}
+
+/* A low priority: the programs are for later, GIMP's work is now. */
+static void
+tl_platform_probe_lower_priority (gpointer data)
+{
+  if (nice (10) == -1)
+    return;
+}
+
+void
+tl_platform_probe_prebuild (const gchar *helper)
+{
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess)         child    = NULL;
+  g_autoptr(GError)              failed   = NULL;
+  const gchar                   *wanted   = g_getenv (TL_PLATFORM_PROBE_PREBUILD_ENV);
+
+  g_return_if_fail (helper != NULL);
+
+  if (wanted && strcmp (wanted, "0") == 0)
+    return;
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE |
+                                        G_SUBPROCESS_FLAGS_STDERR_SILENCE);
+  g_subprocess_launcher_set_child_setup (launcher,
+                                         tl_platform_probe_lower_priority,
+                                         NULL, NULL);
+  /* Not waited for: GLib's worker thread reaps it. */
+  child = g_subprocess_launcher_spawn (launcher, &failed, helper,
+                                       "--build-programs", NULL);
+  if (child == NULL)
+    g_debug ("the programs are not built ahead: %s", failed->message);
 }

@@ -20,10 +20,26 @@ G_BEGIN_DECLS
 
 #define TL_PLATFORM_PROBE_HELPER "threadlens-cl-probe"
 
+/* The environment variable that turns the programs' building ahead
+ * off when "0" (the tests, whose caches live for one process).
+ */
+#define TL_PLATFORM_PROBE_PREBUILD_ENV "THREADLENS_PREBUILD"
+
 gchar    *tl_platform_probe_key   (void);
 gboolean  tl_platform_probe_check (const gchar  *helper,
                                    gboolean     *from_cache,
                                    GError      **error);
+/* Starts HELPER building every filter's programs into the program cache
+ * (its --build-programs), at a low priority, and returns at once: after
+ * a check that passed for a new driver set, so that a filter's first
+ * use does not wait for the compiler.
+ */
+void      tl_platform_probe_prebuild (const gchar *helper);
+/* Where the helper says, once it has built them, how many programs it
+ * built for the installed drivers (beside the verdict; NULL where the
+ * disk cache is off).  Free with g_free ().
+ */
+gchar    *tl_platform_probe_programs_path (void);
 
 G_END_DECLS
 

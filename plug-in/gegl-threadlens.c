@@ -357,6 +357,9 @@ tl_gegl_check_platforms (void)
     {
       g_debug ("OpenCL platforms checked in a test process%s",
                cached ? " (verdict from the cache)" : "");
+      /* A new driver set: its programs, built beside GIMP. */
+      if (! cached)
+        tl_platform_probe_prebuild (helper);
     }
   g_once_init_leave (&checked, 1);
 }

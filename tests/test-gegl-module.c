@@ -991,6 +991,78 @@ test_probe_kept (void)
   }
 }
 
+/* A filter's first use waits for no compiler: the module's first check
+ * of a new driver set starts its helper building every filter's
+ * programs, and a process after it loads each filter's programs from
+ * the disk cache, in 8-bit and in float.
+ */
+static void
+test_programs_ahead (void)
+{
+  static const gchar *const formats[] = { "R'G'B'A u8", "RGBA float" };
+  g_autofree gchar         *cache     = NULL;
+  g_autofree gchar         *done      = NULL;
+  g_autofree gchar         *said      = NULL;
+  g_autofree gchar         *remove    = NULL;
+  g_autoptr(GError)         error     = NULL;
+  g_autoptr(GeglBuffer)     layer     = NULL;
+  g_autoptr(GeglBuffer)     out       = NULL;
+  g_autoptr(GeglNode)       graph     = NULL;
+  const TlFilter *const    *filters;
+  const TlCacheStats       *stats;
+  TlContext                *fresh;
+  GeglNode                 *op;
+  gint64                    end;
+  guint                     n, f, i;
+
+  if (! g_test_subprocess ())
+    {
+      g_test_trap_subprocess (NULL, 900 * G_USEC_PER_SEC, 0);
+      g_test_trap_assert_passed ();
+      return;
+    }
+
+  /* A new user's cache: the probe is new, and so are the programs. */
+  cache = g_dir_make_tmp ("threadlens-ahead-XXXXXX", NULL);
+  g_setenv ("THREADLENS_CACHE_DIR", cache, TRUE);
+  g_unsetenv (TL_PLATFORM_PROBE_PREBUILD_ENV);
+  layer = layer_of ("R'G'B'A u8");
+  graph = graph_for (&op, "invert", layer);
+  out   = render (op, layer, &crop, 1.0);
+
+  done = tl_platform_probe_programs_path ();
+  end  = g_get_monotonic_time () + 600 * G_USEC_PER_SEC;
+  while (! g_file_get_contents (done, &said, NULL, NULL) &&
+         g_get_monotonic_time () < end)
+    g_usleep (G_USEC_PER_SEC / 4);
+  g_assert_nonnull (said);
+  g_test_message ("the helper: %s", g_strstrip (said));
+
+  fresh = tl_context_new (NULL, &error);
+  g_assert_no_error (error);
+  filters = tl_filter_list (&n);
+  for (i = 0; i < G_N_ELEMENTS (formats); i++)
+    {
+      g_autoptr(GeglBuffer) source = layer_of (formats[i]);
+
+      for (f = 0; f < n; f++)
+        {
+          g_autofree TlValue   *values = tl_filter_default_values (filters[f]);
+          g_autoptr(GeglBuffer) result = engine_result (fresh, filters[f],
+                                                        values, NULL, source);
+        }
+    }
+  stats = tl_context_get_stats (fresh);
+  g_test_message ("programs from the disk %u, built %u",
+                  stats->programs_from_disk, stats->programs_from_source);
+  g_assert_cmpuint (stats->programs_from_disk, >=, n);
+  g_assert_cmpuint (stats->programs_from_source, ==, 0);
+  tl_context_free (fresh);
+
+  remove = g_strdup_printf ("rm -rf '%s'", cache);
+  g_spawn_command_line_sync (remove, NULL, NULL, NULL, NULL);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1057,6 +1129,7 @@ main (int    argc,
   g_test_add_data_func ("/gegl-module/fault-walk-banded", "4", test_fault_walk);
   g_test_add_func ("/gegl-module/tiled-bands", test_tiled_bands);
   g_test_add_func ("/gegl-module/probe-kept", test_probe_kept);
+  g_test_add_func ("/gegl-module/programs-ahead", test_programs_ahead);
   for (i = 0; i < G_N_ELEMENTS (alloc_walks); i++)
     {
       g_autofree gchar *name = g_strdup_printf ("/gegl-module/alloc-walk/%s",

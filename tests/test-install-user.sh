@@ -30,7 +30,7 @@ trap 'exit 130' INT TERM
 
 # GIMP as a user starts it: nothing pointing at the build.
 as_user () {
-  env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME="$home" LANG=C.UTF-8 "$@"
+  env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME="$home" LANG=C.UTF-8 THREADLENS_PREBUILD=0 "$@"
 }
 gimp_batch () {
   as_user gimp-console-3 -i --batch-interpreter=plug-in-script-fu-eval \

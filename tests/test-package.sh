@@ -145,7 +145,7 @@ gimp3)
             (gimp-image-delete img))
           (gimp-message \"TL-PACKAGE-DONE\")"
   status=0
-  env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME="$home" LANG=C.UTF-8 \
+  env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME="$home" LANG=C.UTF-8 THREADLENS_PREBUILD=0 \
     gimp-console-3 -i --batch-interpreter=plug-in-script-fu-eval \
     -b "$script" --quit > "$dir/gimp.log" 2>&1 || status=$?
   cat "$dir/gimp.log"
