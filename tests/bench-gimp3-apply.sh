@@ -18,15 +18,17 @@
 # mean-curvature-blur 500 iterations, median-blur radius 100, box-blur
 # radius 200, bilateral-filter radius 20.  A fresh profile and cache: the
 # programs are built ahead as on a user's machine after one start.
-# Usage: sh tests/bench-gimp3-apply.sh [RUNS]
+# Usage: sh tests/bench-gimp3-apply.sh [RUNS [PATTERN]]; PATTERN (a grep
+# pattern) picks cases by their line below.
 set -eu
 
 if [ "${1:-}" != "--inside" ]; then
   top=$(cd "$(dirname "$0")/.." && pwd)
   exec sh "$top/build-aux/gimp3-root.sh" --release "${THREADLENS_ROOT_RELEASE:-forky}" \
-    "sh tests/bench-gimp3-apply.sh --inside ${1:-3}"
+    "sh tests/bench-gimp3-apply.sh --inside ${1:-3} '${2:-.}'"
 fi
 runs=${2:-3}
+pattern=${3:-.}
 build=${TL_GIMP3_BUILD:?run through build-aux/gimp3-root.sh}
 
 profile=$(mktemp -d "${TMPDIR:-/tmp}/threadlens-gimp3-apply-XXXXXX")
@@ -65,6 +67,7 @@ median-blur 600x400 #:radius:100 radius=100
 box-blur 600x400 #:radius:200 radius=200
 bilateral-filter 600x400 #:blur-radius:20 blur-radius=20
 "
+cases=$(echo "$cases" | grep -e "$pattern")
 
 photo=/src/tests/images/coffee.png
 script="
@@ -104,7 +107,7 @@ done
 script="$script
 $(echo "$cases" | awk 'NF {
   args = ""
-  if ($3 != "-") { split ($3, kv, ":"); args = " " kv[1] kv[2] " " kv[3] }
+  if ($3 != "-") { split ($3, kv, ":"); args = " #:" kv[2] " " kv[3] }
   printf "(bench \"%s@%s\" img-%s (lambda (img layer) (plug-in-threadlens-%s #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector layer)%s)))\n",
          $1, $2 ($3 != "-" ? ":" $4 : ""), $2, $1, args }')"
 
