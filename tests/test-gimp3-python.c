@@ -292,6 +292,51 @@ test_vector_layer (void)
     }
 }
 
+/* A live filter, kept on the layer's stack while the layer under it and
+ * the filter change (tests/gimp3/live-filter.py): what GIMP's projection
+ * shows after each change is `threadlens apply` on what the layer then
+ * holds, so no block the module kept outlives what it was computed from.
+ * Small blocks (128 pixels) make many on the photo, and the stroke
+ * crosses some of them.
+ */
+static void
+test_live_filter (void)
+{
+  g_autofree gchar *script  = source_file ("live-filter.py");
+  g_autofree gchar *photo   = g_test_build_filename (G_TEST_DIST, "images",
+                                                     "coffee.png", NULL);
+  g_autofree gchar *first   = work_file ("shown-first.png");
+  g_autofree gchar *stroke  = work_file ("shown-stroke.png");
+  g_autofree gchar *radius  = work_file ("shown-radius.png");
+  g_autofree gchar *stroked = work_file ("stroked.png");
+  g_autofree gchar *want_1  = work_file ("live-radius-3.png");
+  g_autofree gchar *want_2  = work_file ("live-stroked-3.png");
+  g_autofree gchar *want_3  = work_file ("live-stroked-9.png");
+  g_autofree gchar *said    = NULL;
+  const gchar      *env[]   = { "TL_PHOTO", photo, "TL_OUT_DIR", work_dir,
+                                "THREADLENS_BLOCK_SIDE", "128", NULL };
+  const gchar      *shown[] = { first, stroke, radius };
+  const gchar      *want[]  = { want_1, want_2, want_3 };
+  guint             i;
+
+  said = run_python (script, env);
+  g_assert_nonnull (strstr (said, "TL-LIVE done, 1 filter(s)"));
+  cli_apply ("box-blur", "--set=radius=3", photo, want_1);
+  cli_apply ("box-blur", "--set=radius=3", stroked, want_2);
+  cli_apply ("box-blur", "--set=radius=9", stroked, want_3);
+  /* The stroke is there, and so is the new radius. */
+  g_assert_cmpfloat (tl_test_pixels_file_difference (stroked, photo), >, 0.1);
+  g_assert_cmpfloat (tl_test_pixels_file_difference (want_2, want_3), >, 0.01);
+  for (i = 0; i < G_N_ELEMENTS (shown); i++)
+    {
+      gdouble worst = tl_test_pixels_file_difference (shown[i], want[i]);
+
+      g_test_message ("%s: differs from threadlens apply by %g", shown[i],
+                      worst);
+      g_assert_cmpfloat (worst, <=, 1.0 / 255.0 + 1e-6);
+    }
+}
+
 /* The README's code block that starts with the line FIRST (its fence
  * FENCE: "```sh" or "```python"), without the fences.
  */
@@ -449,6 +494,7 @@ main (int    argc,
       }
   g_test_add_func ("/gimp3-python/without-module", test_without_module);
   g_test_add_func ("/gimp3-python/vector-layer", test_vector_layer);
+  g_test_add_func ("/gimp3-python/live-filter", test_live_filter);
   g_test_add_func ("/gimp3-python/readme-script-fu", test_readme_script_fu);
   g_test_add_func ("/gimp3-python/readme-python", test_readme_python);
   return g_test_run ();
