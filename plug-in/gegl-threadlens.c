@@ -823,6 +823,10 @@ tl_gegl_process (GeglOperation       *operation,
                               error->message);
       tl_gegl_tell (op, text);
       gegl_buffer_copy (input, roi, GEGL_ABYSS_CLAMP, output, roi);
+      /* The copy covers blocks computed before as well. */
+      g_mutex_lock (&op->blocks_lock);
+      tl_host_blocks_forget (op->blocks, NULL);
+      g_mutex_unlock (&op->blocks_lock);
     }
   g_mutex_unlock (&tl_gegl_lock);
   /* What the operation took in all, lock included (build-aux/bench-gegl
