@@ -31,13 +31,7 @@ runs=${2:-3}
 pattern=${3:-.}
 build=${TL_GIMP3_BUILD:?run through build-aux/gimp3-root.sh}
 
-profile=$(mktemp -d "${TMPDIR:-/tmp}/threadlens-gimp3-apply-XXXXXX")
-trap 'rm -rf "$profile"' EXIT INT TERM
-export HOME="$profile/home"
-export XDG_CONFIG_HOME="$HOME/.config" XDG_CACHE_HOME="$HOME/.cache"
-export XDG_DATA_HOME="$HOME/.local/share" GIMP3_DIRECTORY="$profile/gimp-3"
-mkdir -p "$XDG_CACHE_HOME"
-meson compile -C "$build" install-user-gimp3 >/dev/null
+. build-aux/gimp3-profile.sh
 unset THREADLENS_PREBUILD
 
 # name, size, the procedure's arguments, the command line's.
@@ -71,30 +65,15 @@ cases=$(echo "$cases" | grep -e "$pattern")
 
 photo=/src/tests/images/coffee.png
 script="
-(define (now) (let ((t (gettimeofday))) (+ (* 1000.0 (car t)) (/ (cadr t) 1000.0))))
-(define (insert x sorted)
-  (if (or (null? sorted) (<= x (car sorted)))
-      (cons x sorted)
-      (cons (car sorted) (insert x (cdr sorted)))))
-(define (sorted-numbers values)
-  (if (null? values) '() (insert (car values) (sorted-numbers (cdr values)))))
-(define (median values) (list-ref (sorted-numbers values) (quotient (length values) 2)))
+$TL_BENCH_SCHEME
 (define (layer-of w h)
   (let ((img (car (gimp-file-load RUN-NONINTERACTIVE \"$photo\"))))
     (gimp-image-scale img w h)
     img))
-(define (timed base call)
-  (let* ((copy (car (gimp-image-duplicate base)))
-         (layer (vector-ref (car (gimp-image-get-selected-drawables copy)) 0))
-         (start (now)))
-    (call copy layer)
-    (let ((ms (- (now) start)))
-      (gimp-image-delete copy)
-      ms)))
 (define (bench name base call)
   (let loop ((i 0) (times '()))
     (if (< i $runs)
-        (loop (+ i 1) (cons (timed base call) times))
+        (loop (+ i 1) (cons (timed-on base call) times))
         (gimp-message (string-append \"TL-BENCH \" name \" \" (number->string (median times)))))))
 "
 sizes=$(echo "$cases" | awk 'NF { print $2 }' | sort -u)
@@ -102,7 +81,7 @@ for size in $sizes; do
   w=${size%x*}; h=${size#*x}
   script="$script
 (define img-$size (layer-of $w $h))
-(gimp-file-save RUN-NONINTERACTIVE img-$size \"$profile/layer-$size.png\" -1)"
+(gimp-file-save RUN-NONINTERACTIVE img-$size \"$TL_PROFILE/layer-$size.png\" -1)"
 done
 script="$script
 $(echo "$cases" | awk 'NF {
@@ -125,7 +104,7 @@ done
 echo "programs built ahead after one start: $(cat "$XDG_CACHE_HOME"/threadlens/opencl-probe/*.programs)"
 
 gimp-console-3 -i --batch-interpreter=plug-in-script-fu-eval \
-  -b "(begin $script)" --quit 2>&1 | sed -n 's/.*TL-BENCH /TL-BENCH /p' > "$profile/in-core.txt"
+  -b "(begin $script)" --quit 2>&1 | sed -n 's/.*TL-BENCH /TL-BENCH /p' > "$TL_PROFILE/in-core.txt"
 
 threadlens=$build/cli/threadlens
 echo "$cases" | while read -r name size procedure cli; do
@@ -136,12 +115,12 @@ echo "$cases" | while read -r name size procedure cli; do
   i=0
   while [ $i -lt "$runs" ]; do
     start=$(date +%s%N)
-    "$threadlens" apply "$name" "$profile/layer-$size.png" "$profile/out.png" "$@" >/dev/null
+    "$threadlens" apply "$name" "$TL_PROFILE/layer-$size.png" "$TL_PROFILE/out.png" "$@" >/dev/null
     times="$times $(( ($(date +%s%N) - start) / 1000 ))"
     i=$((i + 1))
   done
   median=$(echo $times | tr ' ' '\n' | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] / 1000 }')
-  ours=$(awk -v k="$key" '$2 == k { print $3 }' "$profile/in-core.txt")
+  ours=$(awk -v k="$key" '$2 == k { print $3 }' "$TL_PROFILE/in-core.txt")
   printf "%-40s in GIMP %9.1f ms  threadlens apply %9.1f ms  ratio %5.2f\n" \
          "$key" "${ours:-0}" "$median" "$(echo "${ours:-0} $median" | awk '{ print $1 / $2 }')"
 done

@@ -35,42 +35,16 @@ if [ "${1:-}" != "--inside" ]; then
 fi
 runs=${2:-5}
 only=${3:-all}
-build=${TL_GIMP3_BUILD:?run through build-aux/gimp3-root.sh}
 
-profile=$(mktemp -d "${TMPDIR:-/tmp}/threadlens-gimp3-XXXXXX")
-trap 'rm -rf "$profile"' EXIT INT TERM
-export HOME="$profile/home"
-export XDG_CONFIG_HOME="$HOME/.config" XDG_CACHE_HOME="$HOME/.cache"
-export XDG_DATA_HOME="$HOME/.local/share" GIMP3_DIRECTORY="$profile/gimp-3"
-mkdir -p "$XDG_CACHE_HOME"
-meson compile -C "$build" install-user-gimp3 >/dev/null
+. build-aux/gimp3-profile.sh
 
 photo=/src/tests/images/coffee.png
 prelude="
-(define (now) (let ((t (gettimeofday))) (+ (* 1000.0 (car t)) (/ (cadr t) 1000.0))))
+$TL_BENCH_SCHEME
 (define base (car (gimp-file-load RUN-NONINTERACTIVE \"$photo\")))
 (gimp-image-scale base 3840 2160)
-(define (insert x sorted)
-  (if (or (null? sorted) (<= x (car sorted)))
-      (cons x sorted)
-      (cons (car sorted) (insert x (cdr sorted)))))
-(define (sorted-numbers values)
-  (if (null? values) '() (insert (car values) (sorted-numbers (cdr values)))))
-(define (median values)
-  (let ((sorted (sorted-numbers values))
-        (n (length values)))
-    (if (odd? n)
-        (list-ref sorted (quotient n 2))
-        (/ (+ (list-ref sorted (- (quotient n 2) 1)) (list-ref sorted (quotient n 2))) 2))))
 ; CALL's time on a fresh copy of the photo, in ms.
-(define (timed call)
-  (let* ((copy (car (gimp-image-duplicate base)))
-         (layer (vector-ref (car (gimp-image-get-selected-drawables copy)) 0))
-         (start (now)))
-    (call copy layer)
-    (let ((ms (- (now) start)))
-      (gimp-image-delete copy)
-      ms)))
+(define (timed call) (timed-on base call))
 (define (best name call)
   (let loop ((i 0) (times '()))
     (if (< i $runs)
