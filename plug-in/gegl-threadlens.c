@@ -523,7 +523,7 @@ tl_gegl_block_side (TlGeglOp *op,
   if (halo == TL_FILTER_HALO_WHOLE)
     return 0;
   if (forced && g_ascii_isdigit (*forced))
-    min_side = (gint) CLAMP (g_ascii_strtoll (forced, NULL, 10), 1, 1 << 20);
+    min_side = (gint) CLAMP (g_ascii_strtoll (forced, NULL, 10), 16, 1 << 20);
   else
     {
       /* The context is the one the chunk will run on, made here or
