@@ -37,6 +37,8 @@ runs=${2:-5}
 only=${3:-all}
 
 . build-aux/gimp3-profile.sh
+# No building ahead beside the timings (bench-gimp3-apply.sh waits for it).
+export THREADLENS_PREBUILD=0
 
 photo=/src/tests/images/coffee.png
 prelude="
