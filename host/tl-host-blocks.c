@@ -18,12 +18,18 @@
 
 struct _TlHostBlocks
 {
+  GMutex        lock;
   GeglRectangle bounds;         /* the grid's */
   gint          side;
   gint          level;
   gint          columns, rows;
-  guint8       *done;           /* columns x rows */
+  guint8       *done;           /* columns x rows, computed into CACHE */
+  GObject      *cache;          /* GEGL's cache followed, or NULL */
+  gulong        invalidated;    /* its handler */
 };
+
+static void tl_host_blocks_forget_locked (TlHostBlocks        *blocks,
+                                          const GeglRectangle *changed);
 
 gint
 tl_host_block_side (guint halo,
@@ -40,7 +46,62 @@ tl_host_block_side (guint halo,
 TlHostBlocks *
 tl_host_blocks_new (void)
 {
-  return g_new0 (TlHostBlocks, 1);
+  TlHostBlocks *blocks = g_new0 (TlHostBlocks, 1);
+
+  g_mutex_init (&blocks->lock);
+  return blocks;
+}
+
+/* GEGL invalidated RECT of the cache (empty: all of it). */
+static void
+tl_host_blocks_invalidated (GObject             *cache,
+                            const GeglRectangle *rect,
+                            TlHostBlocks        *blocks)
+{
+  g_mutex_lock (&blocks->lock);
+  tl_host_blocks_forget_locked (blocks, rect && ! gegl_rectangle_is_empty (rect) ?
+                                        rect : NULL);
+  g_mutex_unlock (&blocks->lock);
+}
+
+static void
+tl_host_blocks_cache_gone (gpointer  data,
+                           GObject  *where)
+{
+  TlHostBlocks *blocks = data;
+
+  g_mutex_lock (&blocks->lock);
+  blocks->cache       = NULL;
+  blocks->invalidated = 0;
+  tl_host_blocks_forget_locked (blocks, NULL);
+  g_mutex_unlock (&blocks->lock);
+}
+
+/* The record holds for OUTPUT from now on (NULL: none), forgetting what
+ * it held: where OUTPUT is GEGL's cache of a node, which keeps what was
+ * computed, its invalidations are followed; any other buffer keeps
+ * nothing.  With the lock held, or from free.
+ */
+static void
+tl_host_blocks_follow_locked (TlHostBlocks *blocks,
+                              GObject      *output)
+{
+  if (blocks->cache)
+    {
+      g_signal_handler_disconnect (blocks->cache, blocks->invalidated);
+      g_object_weak_unref (blocks->cache, tl_host_blocks_cache_gone, blocks);
+      blocks->cache       = NULL;
+      blocks->invalidated = 0;
+    }
+  tl_host_blocks_forget_locked (blocks, NULL);
+  if (output && g_signal_lookup ("invalidated", G_OBJECT_TYPE (output)) != 0)
+    {
+      blocks->cache       = output;
+      blocks->invalidated = g_signal_connect (blocks->cache, "invalidated",
+                                              G_CALLBACK (tl_host_blocks_invalidated),
+                                              blocks);
+      g_object_weak_ref (blocks->cache, tl_host_blocks_cache_gone, blocks);
+    }
 }
 
 void
@@ -48,6 +109,8 @@ tl_host_blocks_free (TlHostBlocks *blocks)
 {
   if (blocks == NULL)
     return;
+  tl_host_blocks_follow_locked (blocks, NULL);
+  g_mutex_clear (&blocks->lock);
   g_free (blocks->done);
   g_free (blocks);
 }
@@ -55,9 +118,14 @@ tl_host_blocks_free (TlHostBlocks *blocks)
 gint
 tl_host_blocks_get_level (TlHostBlocks *blocks)
 {
+  gint level;
+
   g_return_val_if_fail (blocks != NULL, 0);
 
-  return blocks->level;
+  g_mutex_lock (&blocks->lock);
+  level = blocks->level;
+  g_mutex_unlock (&blocks->lock);
+  return level;
 }
 
 static gboolean
@@ -128,6 +196,7 @@ tl_host_blocks_cover (const GeglRectangle *bounds,
 
 GeglRectangle
 tl_host_blocks_todo (TlHostBlocks        *blocks,
+                     GObject             *output,
                      const GeglRectangle *bounds,
                      gint                 side,
                      gint                 level,
@@ -140,14 +209,18 @@ tl_host_blocks_todo (TlHostBlocks        *blocks,
                         todo);
   g_return_val_if_fail (side > 0, *region);
 
-  if (level != blocks->level || ! tl_host_blocks_same_grid (blocks, bounds, side))
-    return *region;
-  /* Outside the grid nothing is recorded. */
-  if (! gegl_rectangle_contains (bounds, region))
-    return *region;
-  if (! tl_host_blocks_span (bounds, side, region, &c0, &c1, &r0, &r1))
-    return todo;
-  for (r = r0; r <= r1; r++)
+  g_mutex_lock (&blocks->lock);
+  if (output != blocks->cache)
+    tl_host_blocks_follow_locked (blocks, output);
+  /* Nothing is recorded for another cache, level or grid, nor outside
+   * the grid.
+   */
+  if (blocks->cache == NULL || level != blocks->level ||
+      ! tl_host_blocks_same_grid (blocks, bounds, side) ||
+      ! gegl_rectangle_contains (bounds, region))
+    todo = *region;
+  else if (tl_host_blocks_span (bounds, side, region, &c0, &c1, &r0, &r1))
+    for (r = r0; r <= r1; r++)
     for (c = c0; c <= c1; c++)
       if (! blocks->done[r * blocks->columns + c])
         {
@@ -159,11 +232,13 @@ tl_host_blocks_todo (TlHostBlocks        *blocks,
           else
             gegl_rectangle_bounding_box (&todo, &todo, &part);
         }
+  g_mutex_unlock (&blocks->lock);
   return todo;
 }
 
 void
 tl_host_blocks_done (TlHostBlocks        *blocks,
+                     GObject             *output,
                      const GeglRectangle *bounds,
                      gint                 side,
                      gint                 level,
@@ -174,6 +249,12 @@ tl_host_blocks_done (TlHostBlocks        *blocks,
   g_return_if_fail (blocks != NULL && bounds != NULL && region != NULL);
   g_return_if_fail (side > 0);
 
+  g_mutex_lock (&blocks->lock);
+  if (blocks->cache == NULL || output != blocks->cache)
+    {
+      g_mutex_unlock (&blocks->lock);
+      return;
+    }
   if (level != blocks->level || ! tl_host_blocks_same_grid (blocks, bounds, side))
     {
       g_free (blocks->done);
@@ -185,25 +266,34 @@ tl_host_blocks_done (TlHostBlocks        *blocks,
       blocks->done    = g_new0 (guint8, (gsize) MAX (blocks->columns, 1) *
                                         MAX (blocks->rows, 1));
     }
-  if (! tl_host_blocks_span (bounds, side, region, &c0, &c1, &r0, &r1))
-    return;
-  for (r = r0; r <= r1; r++)
-    for (c = c0; c <= c1; c++)
-      {
-        GeglRectangle block = tl_host_blocks_block (bounds, side, c, r);
+  if (tl_host_blocks_span (bounds, side, region, &c0, &c1, &r0, &r1))
+    for (r = r0; r <= r1; r++)
+      for (c = c0; c <= c1; c++)
+        {
+          GeglRectangle block = tl_host_blocks_block (bounds, side, c, r);
 
-        if (gegl_rectangle_contains (region, &block))
-          blocks->done[r * blocks->columns + c] = 1;
-      }
+          if (gegl_rectangle_contains (region, &block))
+            blocks->done[r * blocks->columns + c] = 1;
+        }
+  g_mutex_unlock (&blocks->lock);
 }
 
 void
 tl_host_blocks_forget (TlHostBlocks        *blocks,
                        const GeglRectangle *changed)
 {
-  gint c0, c1, r0, r1, c, r;
-
   g_return_if_fail (blocks != NULL);
+
+  g_mutex_lock (&blocks->lock);
+  tl_host_blocks_forget_locked (blocks, changed);
+  g_mutex_unlock (&blocks->lock);
+}
+
+static void
+tl_host_blocks_forget_locked (TlHostBlocks        *blocks,
+                              const GeglRectangle *changed)
+{
+  gint c0, c1, r0, r1, c, r;
 
   if (blocks->done == NULL)
     return;

@@ -10,8 +10,10 @@
  * cache, and the chunks that follow are cut from them.  A chunk that
  * straddles blocks computed earlier and new ones computes only the new
  * ones: the old ones are in the cache it writes into, as the record of
- * computed blocks says.  The record follows GEGL's cache: whatever GEGL
- * invalidates there is forgotten here.
+ * computed blocks says.  The record follows GEGL's cache object (its
+ * "invalidated" signal): whatever GEGL invalidates there is forgotten
+ * here, and another output buffer starts a new record.  Every call may
+ * come from any thread.
  *
  * Rectangles are in level-0 coordinates at every level, as GEGL's
  * requests are; a block's side then grows with the level.
@@ -63,20 +65,25 @@ GeglRectangle  tl_host_blocks_cover    (const GeglRectangle *bounds,
 gint           tl_host_blocks_get_level (TlHostBlocks       *blocks);
 
 /* What of REGION is still to compute at LEVEL on the grid of BOUNDS and
- * SIDE: the bounding box of its parts outside computed blocks (empty
- * where there is none); all of REGION where the record is of another
- * level or grid.
+ * SIDE, into OUTPUT: the bounding box of its parts outside computed
+ * blocks (empty where there is none).  All of REGION where the record is
+ * of another level or grid, or OUTPUT is not the cache it follows (from
+ * now on it follows OUTPUT where OUTPUT has GEGL's cache's "invalidated"
+ * signal, whose rectangle, empty for all, it forgets).
  */
 GeglRectangle  tl_host_blocks_todo     (TlHostBlocks        *blocks,
+                                        GObject             *output,
                                         const GeglRectangle *bounds,
                                         gint                 side,
                                         gint                 level,
                                         const GeglRectangle *region);
-/* REGION was computed at LEVEL on the grid of BOUNDS and SIDE: the
- * blocks wholly inside it are done.  Another level or grid than the
- * record's starts a new record.
+/* REGION was computed into OUTPUT at LEVEL on the grid of BOUNDS and
+ * SIDE: where OUTPUT is the cache the record follows, the blocks wholly
+ * inside REGION are done.  Another level or grid than the record's
+ * starts a new record.
  */
 void           tl_host_blocks_done     (TlHostBlocks        *blocks,
+                                        GObject             *output,
                                         const GeglRectangle *bounds,
                                         gint                 side,
                                         gint                 level,

@@ -64,10 +64,7 @@ typedef struct
   TlHostSettings          settings;    /* from VALUES, in prepare */
   gchar                  *invalid;     /* why VALUES cannot run, or NULL */
   gchar                  *told;        /* the last message given */
-  TlHostBlocks           *blocks;      /* computed into CACHE */
-  GObject                *cache;       /* GEGL's cache of the node, watched */
-  gulong                  cache_handler;
-  GMutex                  blocks_lock;
+  TlHostBlocks           *blocks;      /* computed into GEGL's cache */
 } TlGeglOp;
 
 typedef struct
@@ -222,7 +219,6 @@ tl_gegl_init (TlGeglOp      *op,
 
   op->values = g_new0 (TlHostValue, klass->n_args);
   op->blocks = tl_host_blocks_new ();
-  g_mutex_init (&op->blocks_lock);
   /* Arguments that are not properties keep their defaults; properties
    * get theirs from G_PARAM_CONSTRUCT.
    */
@@ -239,59 +235,6 @@ tl_gegl_init (TlGeglOp      *op,
     }
 }
 
-/* GEGL invalidated RECT of the node's cache (empty: all of it). */
-static void
-tl_gegl_cache_invalidated (GObject             *cache,
-                           const GeglRectangle *rect,
-                           TlGeglOp            *op)
-{
-  g_mutex_lock (&op->blocks_lock);
-  tl_host_blocks_forget (op->blocks, rect && ! gegl_rectangle_is_empty (rect) ?
-                                     rect : NULL);
-  g_mutex_unlock (&op->blocks_lock);
-}
-
-static void
-tl_gegl_cache_gone (gpointer  data,
-                    GObject  *where)
-{
-  TlGeglOp *op = data;
-
-  g_mutex_lock (&op->blocks_lock);
-  op->cache         = NULL;
-  op->cache_handler = 0;
-  tl_host_blocks_forget (op->blocks, NULL);
-  g_mutex_unlock (&op->blocks_lock);
-}
-
-/* The record of computed blocks holds for OUTPUT from now on (NULL:
- * none), forgetting what it held: where OUTPUT is GEGL's cache of the
- * node, which keeps what was computed, its invalidations are followed;
- * any other buffer keeps nothing.  Called with blocks_lock held, or
- * from finalize.
- */
-static void
-tl_gegl_watch_cache (TlGeglOp   *op,
-                     GeglBuffer *output)
-{
-  if (op->cache)
-    {
-      g_signal_handler_disconnect (op->cache, op->cache_handler);
-      g_object_weak_unref (op->cache, tl_gegl_cache_gone, op);
-      op->cache         = NULL;
-      op->cache_handler = 0;
-    }
-  tl_host_blocks_forget (op->blocks, NULL);
-  if (output && g_signal_lookup ("invalidated", G_OBJECT_TYPE (output)) != 0)
-    {
-      op->cache         = G_OBJECT (output);
-      op->cache_handler = g_signal_connect (op->cache, "invalidated",
-                                            G_CALLBACK (tl_gegl_cache_invalidated),
-                                            op);
-      g_object_weak_ref (op->cache, tl_gegl_cache_gone, op);
-    }
-}
-
 static void
 tl_gegl_finalize (GObject *object)
 {
@@ -305,9 +248,7 @@ tl_gegl_finalize (GObject *object)
   g_free (op->values);
   g_free (op->invalid);
   g_free (op->told);
-  tl_gegl_watch_cache (op, NULL);
   tl_host_blocks_free (op->blocks);
-  g_mutex_clear (&op->blocks_lock);
 
   G_OBJECT_CLASS (g_type_class_peek_parent (klass))->finalize (object);
 }
@@ -559,9 +500,7 @@ tl_gegl_get_cached_region (GeglOperation       *operation,
   if (op->invalid)
     return *roi;
 
-  g_mutex_lock (&op->blocks_lock);
   level = tl_host_blocks_get_level (op->blocks);
-  g_mutex_unlock (&op->blocks_lock);
   side  = tl_gegl_block_side (op, level);
   if (side == 0)
     return bounds;
@@ -788,12 +727,9 @@ tl_gegl_process (GeglOperation       *operation,
           GeglRectangle todo = *roi;
 
           /* Blocks computed into this cache before are there still. */
-          g_mutex_lock (&op->blocks_lock);
-          if ((GObject *) output != op->cache)
-            tl_gegl_watch_cache (op, output);
-          if (side > 0 && op->cache)
-            todo = tl_host_blocks_todo (op->blocks, &bounds, side, level, roi);
-          g_mutex_unlock (&op->blocks_lock);
+          if (side > 0)
+            todo = tl_host_blocks_todo (op->blocks, G_OBJECT (output),
+                                        &bounds, side, level, roi);
 
           if (level > 0)
             tl_gegl_scale_lengths (klass->filter, &settings, level);
@@ -802,12 +738,8 @@ tl_gegl_process (GeglOperation       *operation,
                tl_gegl_filter_region (op, &settings, input, output, &todo,
                                       level, &error);
           if (ok && side > 0 && ! gegl_rectangle_is_empty (&todo))
-            {
-              g_mutex_lock (&op->blocks_lock);
-              if ((GObject *) output == op->cache)
-                tl_host_blocks_done (op->blocks, &bounds, side, level, &todo);
-              g_mutex_unlock (&op->blocks_lock);
-            }
+            tl_host_blocks_done (op->blocks, G_OBJECT (output), &bounds,
+                                 side, level, &todo);
         }
     }
 
@@ -824,9 +756,7 @@ tl_gegl_process (GeglOperation       *operation,
       tl_gegl_tell (op, text);
       gegl_buffer_copy (input, roi, GEGL_ABYSS_CLAMP, output, roi);
       /* The copy covers blocks computed before as well. */
-      g_mutex_lock (&op->blocks_lock);
       tl_host_blocks_forget (op->blocks, NULL);
-      g_mutex_unlock (&op->blocks_lock);
     }
   g_mutex_unlock (&tl_gegl_lock);
   /* What the operation took in all, lock included (build-aux/bench-gegl

@@ -453,9 +453,28 @@ test_canvas_changes (void)
   g_unsetenv (TL_HOST_BLOCK_SIDE_ENV);
 }
 
+/* A stand-in for GEGL's cache: an object with its "invalidated" signal. */
+typedef GObject      FakeCache;
+typedef GObjectClass FakeCacheClass;
+
+G_DEFINE_TYPE (FakeCache, fake_cache, G_TYPE_OBJECT)
+
+static void
+fake_cache_class_init (FakeCacheClass *klass)
+{
+  g_signal_new ("invalidated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                0, NULL, NULL, NULL, G_TYPE_NONE, 1, GEGL_TYPE_RECTANGLE);
+}
+
+static void
+fake_cache_init (FakeCache *cache)
+{
+}
+
 /* The rule's arithmetic: a block's halo adds at most a fifth; a chunk
- * widens to its blocks; what is computed is not computed again; a change
- * reaches the blocks it touches.
+ * widens to its blocks; what is computed into the cache followed is not
+ * computed again; an invalidation reaches the blocks it touches; another
+ * output, level or grid knows nothing.
  */
 static void
 test_blocks (void)
@@ -464,6 +483,8 @@ test_blocks (void)
   GeglRectangle chunk  = { 480, 100, 64, 64 };   /* straddles 512 */
   GeglRectangle region, todo;
   TlHostBlocks *blocks = tl_host_blocks_new ();
+  GObject      *cache  = g_object_new (fake_cache_get_type (), NULL);
+  GObject      *other  = g_object_new (fake_cache_get_type (), NULL);
   gint          halo;
 
   g_assert_cmpint (tl_host_block_side (0, 512), ==, 512);
@@ -480,30 +501,45 @@ test_blocks (void)
 
   region = tl_host_blocks_cover (&bounds, 512, &chunk);
   g_assert_true (gegl_rectangle_equal (&region, GEGL_RECTANGLE (0, 0, 1000, 512)));
-  todo = tl_host_blocks_todo (blocks, &bounds, 512, 0, &region);
+  todo = tl_host_blocks_todo (blocks, cache, &bounds, 512, 0, &region);
   g_assert_true (gegl_rectangle_equal (&todo, &region));
-  tl_host_blocks_done (blocks, &bounds, 512, 0, GEGL_RECTANGLE (0, 0, 512, 512));
-  todo = tl_host_blocks_todo (blocks, &bounds, 512, 0, &region);
+  tl_host_blocks_done (blocks, cache, &bounds, 512, 0, GEGL_RECTANGLE (0, 0, 512, 512));
+  todo = tl_host_blocks_todo (blocks, cache, &bounds, 512, 0, &region);
   g_assert_true (gegl_rectangle_equal (&todo, GEGL_RECTANGLE (512, 0, 488, 512)));
-  tl_host_blocks_done (blocks, &bounds, 512, 0, &todo);
-  todo = tl_host_blocks_todo (blocks, &bounds, 512, 0, &region);
+  tl_host_blocks_done (blocks, cache, &bounds, 512, 0, &todo);
+  todo = tl_host_blocks_todo (blocks, cache, &bounds, 512, 0, &region);
   g_assert_true (gegl_rectangle_is_empty (&todo));
   /* Another level, another grid, beyond the bounds: nothing known. */
-  todo = tl_host_blocks_todo (blocks, &bounds, 512, 1, &region);
+  todo = tl_host_blocks_todo (blocks, cache, &bounds, 512, 1, &region);
   g_assert_true (gegl_rectangle_equal (&todo, &region));
-  todo = tl_host_blocks_todo (blocks, &bounds, 256, 0, &region);
+  todo = tl_host_blocks_todo (blocks, cache, &bounds, 256, 0, &region);
   g_assert_true (gegl_rectangle_equal (&todo, &region));
-  todo = tl_host_blocks_todo (blocks, &bounds, 512, 0, GEGL_RECTANGLE (-4, 0, 100, 100));
+  todo = tl_host_blocks_todo (blocks, cache, &bounds, 512, 0, GEGL_RECTANGLE (-4, 0, 100, 100));
   g_assert_true (gegl_rectangle_equal (&todo, GEGL_RECTANGLE (-4, 0, 100, 100)));
-  /* A change in the left block. */
-  tl_host_blocks_forget (blocks, GEGL_RECTANGLE (10, 10, 5, 5));
-  todo = tl_host_blocks_todo (blocks, &bounds, 512, 0, &region);
+  /* GEGL invalidates a little of the left block. */
+  g_signal_emit_by_name (cache, "invalidated", GEGL_RECTANGLE (10, 10, 5, 5));
+  todo = tl_host_blocks_todo (blocks, cache, &bounds, 512, 0, &region);
   g_assert_true (gegl_rectangle_equal (&todo, GEGL_RECTANGLE (0, 0, 512, 512)));
-  tl_host_blocks_done (blocks, &bounds, 512, 1, GEGL_RECTANGLE (0, 0, 10, 10));
+  tl_host_blocks_done (blocks, cache, &bounds, 512, 0, &todo);
+  /* All of it (an empty rectangle). */
+  g_signal_emit_by_name (cache, "invalidated", GEGL_RECTANGLE (0, 0, 0, 0));
+  todo = tl_host_blocks_todo (blocks, cache, &bounds, 512, 0, &region);
+  g_assert_true (gegl_rectangle_equal (&todo, &region));
+  tl_host_blocks_done (blocks, cache, &bounds, 512, 0, &region);
+  /* Another output starts a new record; a plain one keeps none. */
+  todo = tl_host_blocks_todo (blocks, other, &bounds, 512, 0, &region);
+  g_assert_true (gegl_rectangle_equal (&todo, &region));
+  tl_host_blocks_done (blocks, cache, &bounds, 512, 0, &region);
+  todo = tl_host_blocks_todo (blocks, other, &bounds, 512, 0, &region);
+  g_assert_true (gegl_rectangle_equal (&todo, &region));
+  tl_host_blocks_done (blocks, other, &bounds, 512, 1, GEGL_RECTANGLE (0, 0, 10, 10));
   g_assert_cmpint (tl_host_blocks_get_level (blocks), ==, 1);
-  todo = tl_host_blocks_todo (blocks, &bounds, 512, 0, &region);
+  /* The cache followed is gone. */
+  g_clear_object (&other);
+  todo = tl_host_blocks_todo (blocks, NULL, &bounds, 512, 1, &region);
   g_assert_true (gegl_rectangle_equal (&todo, &region));
   tl_host_blocks_free (blocks);
+  g_object_unref (cache);
 }
 
 /* Each number's property carries the registry's display hints, which
