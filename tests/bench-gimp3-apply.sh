@@ -90,18 +90,7 @@ $(echo "$cases" | awk 'NF {
   printf "(bench \"%s@%s\" img-%s (lambda (img layer) (plug-in-threadlens-%s #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector layer)%s)))\n",
          $1, $2 ($3 != "-" ? ":" $4 : ""), $2, $1, args }')"
 
-# One start first, as a user's: its new platform check starts the
-# programs' building ahead, which the timings wait for.
-gimp-console-3 -i --batch-interpreter=plug-in-script-fu-eval -b "(begin
-  (define img (car (gimp-file-load RUN-NONINTERACTIVE \"$photo\")))
-  (plug-in-threadlens-threshold #:run-mode RUN-NONINTERACTIVE #:image img
-    #:drawables (car (gimp-image-get-selected-drawables img))))" --quit >/dev/null 2>&1
-waited=0
-until ls "$XDG_CACHE_HOME"/threadlens/opencl-probe/*.programs >/dev/null 2>&1; do
-  [ $waited -lt 900 ] || { echo "the programs were not built ahead in 900 s" >&2; exit 1; }
-  sleep 1; waited=$((waited + 1))
-done
-echo "programs built ahead after one start: $(cat "$XDG_CACHE_HOME"/threadlens/opencl-probe/*.programs)"
+tl_profile_first_start
 
 gimp-console-3 -i --batch-interpreter=plug-in-script-fu-eval \
   -b "(begin $script)" --quit 2>&1 | sed -n 's/.*TL-BENCH /TL-BENCH /p' > "$TL_PROFILE/in-core.txt"
