@@ -56,6 +56,8 @@
 #define TL_GEGL_PREFIX        "threadlens:"
 #define TL_GEGL_CATEGORY      "threadlens"
 #define TL_GEGL_LOCALE_FOLDER "threadlens-locale"   /* beside the module */
+/* "0": no context made ahead (tl_gegl_warm_up ()). */
+#define TL_GEGL_WARM_UP_ENV   "THREADLENS_WARM_UP"
 
 typedef struct
 {
@@ -80,6 +82,12 @@ typedef struct
 #define TL_GEGL_OP_GET_CLASS(op)   ((TlGeglOpClass *) G_OBJECT_GET_CLASS (op))
 
 static GMutex tl_gegl_lock;
+
+static void tl_gegl_warm_up (void);
+
+/* When the context made ahead was ready (monotonic time; 0: not yet). */
+static gint64 tl_gegl_ready_at = 0;
+G_LOCK_DEFINE_STATIC (tl_gegl_ready_at);
 
 /* Filters do not take the procedures' overlay arguments: a thread map
  * is its own operation, drawn on its own layer.
@@ -219,6 +227,7 @@ tl_gegl_init (TlGeglOp      *op,
 
   op->values = g_new0 (TlHostValue, klass->n_args);
   op->blocks = tl_host_blocks_new ();
+  tl_gegl_warm_up ();
   /* Arguments that are not properties keep their defaults; properties
    * get theirs from G_PARAM_CONSTRUCT.
    */
@@ -303,6 +312,44 @@ tl_gegl_check_platforms (void)
         tl_platform_probe_prebuild (helper);
     }
   g_once_init_leave (&checked, 1);
+}
+
+/* The platform check and the default device's context, in a thread of
+ * their own from the moment the first operation is made (GIMP makes it
+ * when a filter's dialog or preview starts): its first chunk then finds
+ * them ready, or waits only for what is left of them (the context's lock).
+ * Not earlier: a GIMP that never runs a ThreadLens filter makes no
+ * context.
+ */
+static gpointer
+tl_gegl_warm_up_thread (gpointer data)
+{
+  TlHostSettings settings;
+  gint64         start = g_get_monotonic_time ();
+
+  tl_gegl_check_platforms ();
+  tl_host_settings_init (&settings, NULL);
+  tl_host_get_context (&settings, NULL);
+  G_LOCK (tl_gegl_ready_at);
+  tl_gegl_ready_at = g_get_monotonic_time ();
+  G_UNLOCK (tl_gegl_ready_at);
+  g_debug ("the OpenCL context made ahead in %.0f ms",
+           (g_get_monotonic_time () - start) / 1000.0);
+  return NULL;
+}
+
+static void
+tl_gegl_warm_up (void)
+{
+  static gsize started = 0;
+
+  if (g_once_init_enter (&started))
+    {
+      if (g_strcmp0 (g_getenv (TL_GEGL_WARM_UP_ENV), "0") != 0)
+        g_thread_unref (g_thread_new ("threadlens-warm-up",
+                                      tl_gegl_warm_up_thread, NULL));
+      g_once_init_leave (&started, 1);
+    }
 }
 
 static gboolean
@@ -696,6 +743,7 @@ tl_gegl_process (GeglOperation       *operation,
   GeglRectangle      inside;
   GeglRectangle      computed;
   gint64             start  = g_get_monotonic_time ();
+  static gsize       first_chunk = 0;
   gboolean           ok;
 
   /* GEGL may ask beyond the input (a processor's chunks, tile-aligned
@@ -707,6 +755,21 @@ tl_gegl_process (GeglOperation       *operation,
     roi = &inside;
   computed = *roi;
 
+  if (g_once_init_enter (&first_chunk))
+    {
+      gint64 ready;
+
+      G_LOCK (tl_gegl_ready_at);
+      ready = tl_gegl_ready_at;
+      G_UNLOCK (tl_gegl_ready_at);
+
+      if (ready)
+        g_debug ("the first chunk found the OpenCL context ready (%.0f ms ahead)",
+                 (start - ready) / 1000.0);
+      else
+        g_debug ("the first chunk waits for the OpenCL context");
+      g_once_init_leave (&first_chunk, 1);
+    }
   tl_gegl_check_platforms ();
 
   g_mutex_lock (&tl_gegl_lock);

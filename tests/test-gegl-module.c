@@ -1108,6 +1108,59 @@ test_programs_ahead (void)
   g_spawn_command_line_sync (remove, NULL, NULL, NULL, NULL);
 }
 
+/* The first operation made starts the platform check and the context in
+ * a thread, so that GIMP's first chunk (after the dialog is built) finds
+ * them ready; THREADLENS_WARM_UP=0 (the tests' environment) turns that
+ * off.  The first chunk says which it met.
+ */
+static void
+test_warm_up (void)
+{
+  guint on;
+
+  for (on = 0; on < 2; on++)
+    {
+      g_autofree gchar *path = g_strdup_printf ("/gegl-module/warm-up/subprocess/%u", on);
+
+      g_test_trap_subprocess (path, 120 * G_USEC_PER_SEC, 0);
+      g_test_trap_assert_passed ();
+      g_test_trap_assert_stdout (on ?
+                                 "*the first chunk found the OpenCL context ready*" :
+                                 "*the first chunk waits for the OpenCL context*");
+    }
+}
+
+/* One of test_warm_up ()'s processes: with DATA 1 the context is made
+ * ahead, with 0 not.
+ */
+static void
+test_warm_up_run (gconstpointer data)
+{
+  g_autoptr(GeglBuffer) layer = NULL;
+  g_autoptr(GeglBuffer) out   = NULL;
+  g_autoptr(GeglNode)   graph = NULL;
+  GeglNode             *op;
+
+  if (! g_test_subprocess ())
+    {
+      g_test_skip ("a process of /gegl-module/warm-up");
+      return;
+    }
+  if (GPOINTER_TO_UINT (data))
+    g_unsetenv ("THREADLENS_WARM_UP");
+  else
+    g_setenv ("THREADLENS_WARM_UP", "0", TRUE);
+  g_setenv ("G_MESSAGES_DEBUG", "all", TRUE);
+  layer = layer_of ("R'G'B'A u8");
+  graph = graph_for (&op, "invert", layer);
+  /* What GIMP's dialog takes to build, and more: the thread's work is a
+   * platform check in a child process and a context (tens of ms on
+   * PoCL), seconds under the sanitizers.
+   */
+  g_usleep (8 * G_USEC_PER_SEC);
+  out = render (op, layer, &crop, 1.0);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1175,6 +1228,11 @@ main (int    argc,
   g_test_add_func ("/gegl-module/tiled-bands", test_tiled_bands);
   g_test_add_func ("/gegl-module/probe-kept", test_probe_kept);
   g_test_add_func ("/gegl-module/programs-ahead", test_programs_ahead);
+  g_test_add_func ("/gegl-module/warm-up", test_warm_up);
+  g_test_add_data_func ("/gegl-module/warm-up/subprocess/0", GUINT_TO_POINTER (0),
+                        test_warm_up_run);
+  g_test_add_data_func ("/gegl-module/warm-up/subprocess/1", GUINT_TO_POINTER (1),
+                        test_warm_up_run);
   for (i = 0; i < G_N_ELEMENTS (alloc_walks); i++)
     {
       g_autofree gchar *name = g_strdup_printf ("/gegl-module/alloc-walk/%s",
