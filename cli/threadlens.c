@@ -532,6 +532,9 @@ cli_apply (gint    argc,
       json_object_set_int_member (object, "bytes_per_pixel", report.pixel_size);
       json_object_set_int_member (object, "tiles", report.tiles);
       json_object_set_double_member (object, "kernel_ms", report.times.kernel_ms);
+      json_object_set_double_member (object, "longest_launch_ms",
+                                     report.times.longest_ms);
+      json_object_set_int_member (object, "launches", report.times.launches);
       json_object_set_double_member (object, "upload_ms", report.times.upload_ms);
       json_object_set_double_member (object, "download_ms", report.times.download_ms);
       json_object_set_string_member (object, "output", argv[3]);

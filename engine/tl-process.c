@@ -659,6 +659,8 @@ tl_process_tile (TlContext           *context,
       report->times.upload_ms   += times.upload_ms;
       report->times.download_ms += times.download_ms;
       report->times.launches    += times.launches;
+      report->times.longest_ms   = MAX (report->times.longest_ms,
+                                        times.longest_ms);
     }
   if (report->tiles == 0)
     report->tile = *tile;

@@ -215,6 +215,26 @@ tl_host_apply_in_core (const TlHostGimp     *gimp,
   return TRUE;
 }
 
+/* Before a dialog, as GIMP's filter tool checks before it opens one:
+ * FALSE with ERROR when the selection misses DRAWABLE.
+ */
+gboolean
+tl_host_check_selection (const TlHostGimp *gimp,
+                         gpointer          drawable,
+                         GError          **error)
+{
+  GeglRectangle region;
+
+  g_return_val_if_fail (gimp != NULL, FALSE);
+
+  if (gimp->mask_bounds (drawable, &region))
+    return TRUE;
+  g_set_error_literal (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
+                       _("the selection does not touch this layer: "
+                         "nothing to filter"));
+  return FALSE;
+}
+
 /* Runs FILTER (NULL: the thread map alone) on DRAWABLE the way GIMP's
  * own filters run: on the selection's bounds, through the shadow buffer,
  * merged through the selection mask, with the overlay layer if asked, as
@@ -241,13 +261,13 @@ tl_host_apply (const TlHostGimp     *gimp,
                                 settings->non_destructive, error))
     return FALSE;
 
+  /* GIMP's own filters (2.10 and 3.x) leave a drawable that the
+   * selection misses as it is and succeed, with no undo step, so that a
+   * script looping over layers goes on; their dialogs do not open for it
+   * (tl_host_check_selection ()).
+   */
   if (! gimp->mask_bounds (drawable, &region))
-    {
-      g_set_error_literal (error, TL_ERROR, TL_ERROR_INVALID_ARGUMENT,
-                           _("the selection does not touch this layer: "
-                             "nothing to filter"));
-      return FALSE;
-    }
+    return TRUE;
 
   if (gimp->run_operation && gimp->add_operation_layer)
     {

@@ -335,9 +335,17 @@ gboolean         tl_host_tune             (const TlHostSettings *settings,
                                            TlTuning             *tuning,
                                            GError              **error);
 
+/* FALSE with ERROR when the selection misses DRAWABLE: a dialog does
+ * not open for it, as GIMP's own do not.
+ */
+gboolean         tl_host_check_selection  (const TlHostGimp     *gimp,
+                                           gpointer              drawable,
+                                           GError              **error);
+
 /* Runs FILTER (NULL: the thread map alone) in SETTINGS on DRAWABLE of
  * IMAGE (the host's handles; GIMP's calls in GIMP) the way GIMP's own
- * filters run: on the selection's bounds, in GIMP's process where GIMP
+ * filters run: on the selection's bounds (nothing, and TRUE, where the
+ * selection misses DRAWABLE, as GIMP's own), in GIMP's process where GIMP
  * has run_operation and the module is loaded, else through the shadow
  * buffer; with the overlay layer if asked; as one undo step.  FALSE with
  * ERROR, the image as it was.

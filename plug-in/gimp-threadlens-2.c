@@ -493,8 +493,12 @@ threadlens2_run (const gchar      *name,
       threadlens2_load_last (name, &settings);
       if (! gimp_item_is_valid (params[2].data.d_drawable))
         break;     /* threadlens2_apply says what is wrong */
-      if (! threadlens2_dialog (name, filter, &settings,
-                                params[2].data.d_drawable, &error))
+      if (! tl_host_check_selection (&threadlens2_gimp,
+                                     GINT_TO_POINTER (params[2].data.d_drawable),
+                                     &error))
+        status = GIMP_PDB_EXECUTION_ERROR;
+      else if (! threadlens2_dialog (name, filter, &settings,
+                                     params[2].data.d_drawable, &error))
         status = error ? GIMP_PDB_EXECUTION_ERROR : GIMP_PDB_CANCEL;
       break;
 

@@ -771,6 +771,11 @@ threadlens3_run (GimpProcedure        *procedure,
    * WITH_LAST_VALS runs the last values; the dialog edits it.
    */
   if (run_mode == GIMP_RUN_INTERACTIVE &&
+      ! tl_host_check_selection (&threadlens3_gimp, drawables[0], &error))
+    return gimp_procedure_new_return_values (procedure,
+                                             GIMP_PDB_EXECUTION_ERROR,
+                                             g_steal_pointer (&error));
+  if (run_mode == GIMP_RUN_INTERACTIVE &&
       ! threadlens3_dialog (procedure, filter, config, drawables[0]))
     return gimp_procedure_new_return_values (procedure, GIMP_PDB_CANCEL, NULL);
 

@@ -465,9 +465,87 @@ test_bad_values (void)
   g_assert_nonnull (strstr (error->message, "gaussian-blur"));
 }
 
+/* Launches bounded in time (engine/run/tl-run-pace.c): with a budget too
+ * small for any row of groups, every launch is cut into pieces of one row
+ * of groups, each waited for; the pixels are the unbounded launches' bit
+ * for bit, for every filter under each mode, with and without a swizzle,
+ * in 8-bit and float.
+ */
+static void
+test_bounded_launches (gconstpointer data)
+{
+  static const TlMode modes[] = { TL_MODE_UNIFORM, TL_MODE_NON_UNIFORM,
+                                  TL_MODE_EMULATED };
+  static const gchar *const layers[] = { "R'G'B'A u8", NULL };
+  const TlFilter *filter = data;
+  guint           l, m;
+
+  for (l = 0; l < G_N_ELEMENTS (layers); l++)
+    {
+      FilterCase          c = { filter->name, { NULL }, "coffee.png", 0.0,
+                                FALSE, layers[l], 157, FALSE };
+      FilterFixture       p = { 0, };
+      g_autofree gpointer unbounded = NULL;
+      g_autofree gpointer bounded   = NULL;
+
+      filter_fixture_prepare (&c, filter, &p);
+      unbounded = g_malloc (p.n_bytes);
+      bounded   = g_malloc (p.n_bytes);
+      for (m = 0; m < G_N_ELEMENTS (modes); m++)
+        {
+          g_autoptr(GError) error = NULL;
+          TlPixels          pixels = p.pixels;
+          TlRunTimes        whole, cut;
+          TlChoice          choice;
+
+          tl_choice_init (&choice);
+          choice.mode    = modes[m];
+          choice.swizzle = m == 1 ? 2 : 0;
+          g_assert_true (tl_shape_from_string ("16x8", &choice, NULL));
+
+          g_setenv ("THREADLENS_LAUNCH_MS", "0", TRUE);
+          pixels.out = unbounded;
+          if (! tl_run_filter (filter_fixture_context, filter, p.values, &choice,
+                               &pixels, NULL, &whole, &error))
+            g_error ("%s, unbounded: %s", filter->name, error->message);
+
+          g_setenv ("THREADLENS_LAUNCH_MS", "0.000001", TRUE);
+          memset (bounded, 0xa5, p.n_bytes);
+          pixels.out = bounded;
+          if (! tl_run_filter (filter_fixture_context, filter, p.values, &choice,
+                               &pixels, NULL, &cut, &error))
+            g_error ("%s, bounded: %s", filter->name, error->message);
+          g_unsetenv ("THREADLENS_LAUNCH_MS");
+
+          if (memcmp (bounded, unbounded, p.n_bytes) != 0)
+            g_error ("%s (%s), %s: launches cut to the budget change the pixels",
+                     filter->name, layers[l] ? layers[l] : "float",
+                     tl_mode_to_string (modes[m]));
+          /* The lines' kernels (the recursive Gaussian) run a row of
+           * groups a launch already.
+           */
+          g_assert_cmpuint (cut.launches, >=, whole.launches);
+          if (strcmp (filter->name, "gaussian-blur") != 0)
+            g_assert_cmpuint (cut.launches, >, whole.launches);
+        }
+      filter_fixture_clear (&p);
+    }
+}
+
 void
 filter_checks_add_tests (void)
 {
+  const TlFilter *const *filters;
+  guint                  n, i;
+
+  filters = tl_filter_list (&n);
+  for (i = 0; i < n; i++)
+    {
+      g_autofree gchar *name = g_strdup_printf ("/filters/bounded-launches/%s",
+                                                filters[i]->name);
+
+      g_test_add_data_func (name, filters[i], test_bounded_launches);
+    }
   g_test_add_func ("/filters/readme-table", test_readme_table);
   g_test_add_func ("/filters/display-hints", test_display_hints);
   g_test_add_func ("/filters/recursive-accuracy", test_recursive_accuracy);

@@ -47,6 +47,8 @@ typedef enum
                             * cli options), plus a new layer whose name
                             * starts with `error`, the photo's size */
   EXPECT_CUSTOM,           /* a test function of its own looks at it */
+  EXPECT_NOTHING,          /* the call succeeds, as GIMP's own filters
+                            * do, with the pixels kept and no undo step */
   EXPECT_KEPT              /* an operation in GIMP's process that cannot
                             * run: the call returns, GIMP's messages say
                             * `error`, the pixels are the input's */

@@ -112,6 +112,7 @@ typedef struct
   gdouble kernel_ms;            /* all launches, first start to last end */
   gdouble upload_ms;
   gdouble download_ms;
+  gdouble longest_ms;           /* the longest single launch */
   guint   launches;
 } TlRunTimes;
 

@@ -1,5 +1,6 @@
 /* ThreadLens: a run's insides, shared by tl-run.c (plans, launches,
- * timing) and tl-run-bands.c (banded transfers); everyone else goes
+ * timing), tl-run-pace.c (launches bounded in time) and tl-run-bands.c
+ * (banded transfers); everyone else goes
  * through tl-run.h.  tl-run-timer.c (the tuner's timings) builds on the
  * same set-up and passes.
  *
@@ -38,6 +39,13 @@ struct _TlRun
   guint           steps;       /* enqueued plans so far: a filter's steps */
   gint            row_base;    /* TlDispatch.row_base of the next launches */
   gboolean        in_place;    /* the buffers use the pixels' own memory */
+  /* Launches bounded in time (tl-run-pace.c). */
+  gdouble         budget_ms;   /* the longest a launch may run; 0: unbounded */
+  GHashTable     *rates;       /* cl_kernel -> gdouble: ms per row of groups */
+  gdouble         queued_ms;   /* expected work queued since the mark */
+  cl_event        mark;        /* a piece the host waits for next (the run's) */
+  cl_kernel       mark_kernel;
+  guint           mark_rows;
 };
 
 /* The most bands one transfer is cut into. */
@@ -63,6 +71,18 @@ gboolean tl_run_timed_pass          (TlRun            *run,
 gdouble  tl_run_event_ms            (cl_event          first,
                                      cl_event          last);
 gsize    tl_run_storage_pixel_size  (const TlPixels   *pixels);
+
+gdouble  tl_run_pace_budget_setting (void);
+void     tl_run_pace_init           (TlRun            *run);
+void     tl_run_pace_clear          (TlRun            *run);
+gboolean tl_run_pace_enqueue        (TlRun            *run,
+                                     cl_kernel         kernel,
+                                     guint             dispatch_arg,
+                                     TlDispatch       *dispatch,
+                                     const TlLaunch   *launch,
+                                     guint             index,
+                                     guint             n_launches,
+                                     GError          **error);
 
 guint    tl_run_bands_setting       (void);
 gboolean tl_run_bands_upload        (TlRun            *run,

@@ -33,6 +33,7 @@ tl_run_clear (TlRun *run)
   g_clear_pointer (&run->launched, g_array_unref);
   g_clear_pointer (&run->buffers, g_ptr_array_unref);
   g_clear_pointer (&run->program, g_free);
+  tl_run_pace_clear (run);
 }
 
 TlContext *
@@ -261,6 +262,7 @@ tl_run_new (TlContext    *context,
   run->buffers  = g_ptr_array_new_with_free_func (tl_run_release_buffer);
   run->launches = g_ptr_array_new_with_free_func (tl_run_release_event);
   run->launched = g_array_new (FALSE, FALSE, sizeof (TlRunLaunch));
+  tl_run_pace_init (run);
 
   return run;
 }
@@ -303,9 +305,9 @@ tl_run_enqueue_plan (TlRun        *run,
                      GError      **error)
 {
   TlDispatch    dispatch;
-  TlRunLaunch   launched = { kernel, run->steps++ };
   guint         i;
 
+  run->steps++;
   memset (&dispatch, 0, sizeof (dispatch));
   dispatch.width           = plan->width;
   dispatch.height          = plan->height;
@@ -323,39 +325,11 @@ tl_run_enqueue_plan (TlRun        *run,
                         &run->codec, error))
     return FALSE;
 
+  /* Each launch in pieces that keep to the launch budget (tl-run-pace.c). */
   for (i = 0; i < plan->n_launches; i++)
-    {
-      const TlLaunch *launch = &plan->launches[i];
-      cl_event        event  = NULL;
-      cl_int          status;
-
-      dispatch.base_x = launch->group_base[0];
-      dispatch.base_y = launch->group_base[1];
-      if (! tl_run_set_arg (run, kernel, dispatch_arg, sizeof (dispatch),
-                            &dispatch, error))
-        return FALSE;
-
-      status = TL_CL (clEnqueueNDRangeKernel, tl_context_get_queue (run->context),
-                      kernel, 2, launch->offset,
-                      launch->global,
-                      launch->local[0] ? launch->local : NULL,
-                      0, NULL, &event);
-      if (status != CL_SUCCESS)
-        {
-          g_autofree gchar *what =
-            g_strdup_printf (_("launch %u of %u (%zux%zu items in groups "
-                               "of %zux%zu at offset %zu,%zu)"),
-                             i + 1, plan->n_launches,
-                             launch->global[0], launch->global[1],
-                             launch->local[0], launch->local[1],
-                             launch->offset[0], launch->offset[1]);
-
-          tl_cl_set_error (error, status, what);
-          return FALSE;
-        }
-      g_ptr_array_add (run->launches, event);
-      g_array_append_val (run->launched, launched);
-    }
+    if (! tl_run_pace_enqueue (run, kernel, dispatch_arg, &dispatch,
+                               &plan->launches[i], i, plan->n_launches, error))
+      return FALSE;
 
   return TRUE;
 }
@@ -547,6 +521,7 @@ tl_run_setup (TlRun          *run,
   run->buffers  = g_ptr_array_new_with_free_func (tl_run_release_buffer);
   run->launches = g_ptr_array_new_with_free_func (tl_run_release_event);
   run->launched = g_array_new (FALSE, FALSE, sizeof (TlRunLaunch));
+  tl_run_pace_init (run);
 
   run->in_place = tl_run_in_place (context, pixels);
   wrap          = run->in_place ? CL_MEM_USE_HOST_PTR : 0;
@@ -781,6 +756,13 @@ tl_run_execute (TlContext       *context,
                            tl_run_event_ms (g_ptr_array_index (run.launches, first),
                                             g_ptr_array_index (run.launches,
                                                                run.launches->len - 1));
+      for (i = first; i < run.launches->len; i++)
+        {
+          cl_event event = g_ptr_array_index (run.launches, i);
+
+          times->longest_ms = MAX (times->longest_ms,
+                                   tl_run_event_ms (event, event));
+        }
       times->upload_ms   = upload ? tl_run_event_ms (upload, upload) : upload_ms;
       times->download_ms = download ? tl_run_event_ms (download, download)
                                     : download_ms;

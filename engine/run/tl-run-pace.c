@@ -1,0 +1,209 @@
+/* ThreadLens: launches bounded in time.
+ *
+ * A display GPU's watchdog kills a kernel that runs for seconds (Windows
+ * after 2 s, X on NVIDIA after a few) and the desktop freezes while it
+ * runs; a large radius on a large layer gets there in one launch.  So
+ * every launch of a plan is cut into pieces of whole rows of work-groups
+ * that each take about half the budget at the rate this run measured for
+ * the kernel: the first piece of a kernel is one row of groups, waited
+ * for and timed; later pieces are sized from the last one timed.  A piece
+ * keeps its place in the group grid (offset and group base), so every
+ * work-item computes what it computed in one launch: the pixels do not
+ * change.  The queue also holds at most about a budget of work ahead of
+ * the host, so that the host hears of the device between pieces.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "tl-error.h"
+#include "tl-fault.h"
+#include "tl-run-private.h"
+
+#define TL_RUN_PACE_DEFAULT_MS 100.0
+
+/* THREADLENS_LAUNCH_MS=N: the budget of one launch in ms (decimals
+ * allowed); 0: unbounded, one launch as the plan has it (a compute card
+ * with no display).  100 by default.
+ */
+gdouble
+tl_run_pace_budget_setting (void)
+{
+  const gchar *text = g_getenv ("THREADLENS_LAUNCH_MS");
+  gchar       *end  = NULL;
+  gdouble      ms;
+
+  if (text == NULL || *text == '\0')
+    return TL_RUN_PACE_DEFAULT_MS;
+  ms = g_ascii_strtod (text, &end);
+  if (end == text || *end != '\0' || ! isfinite (ms) || ms < 0.0)
+    {
+      g_warning ("THREADLENS_LAUNCH_MS='%s' is not a time in ms; %g ms it is",
+                 text, TL_RUN_PACE_DEFAULT_MS);
+      return TL_RUN_PACE_DEFAULT_MS;
+    }
+  return ms;
+}
+
+void
+tl_run_pace_init (TlRun *run)
+{
+  run->budget_ms = tl_run_pace_budget_setting ();
+  run->rates     = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  run->queued_ms = 0.0;
+  run->mark      = NULL;
+}
+
+void
+tl_run_pace_clear (TlRun *run)
+{
+  g_clear_pointer (&run->rates, g_hash_table_unref);
+  run->mark = NULL;
+}
+
+/* One piece on the queue: its event kept in the run for timing. */
+static gboolean
+tl_run_pace_launch (TlRun          *run,
+                    cl_kernel       kernel,
+                    guint           dispatch_arg,
+                    TlDispatch     *dispatch,
+                    const TlLaunch *piece,
+                    guint           index,
+                    guint           n_launches,
+                    cl_event       *event,
+                    GError        **error)
+{
+  TlRunLaunch launched = { kernel, run->steps - 1 };
+  cl_int      status;
+
+  dispatch->base_x = piece->group_base[0];
+  dispatch->base_y = piece->group_base[1];
+  if (! tl_run_set_arg (run, kernel, dispatch_arg, sizeof (*dispatch),
+                        dispatch, error))
+    return FALSE;
+
+  *event = NULL;
+  status = TL_CL (clEnqueueNDRangeKernel, tl_context_get_queue (run->context),
+                  kernel, 2, piece->offset, piece->global,
+                  piece->local[0] ? piece->local : NULL, 0, NULL, event);
+  if (status != CL_SUCCESS)
+    {
+      g_autofree gchar *what =
+        g_strdup_printf (_("launch %u of %u (%zux%zu items in groups "
+                           "of %zux%zu at offset %zu,%zu)"),
+                         index + 1, n_launches,
+                         piece->global[0], piece->global[1],
+                         piece->local[0], piece->local[1],
+                         piece->offset[0], piece->offset[1]);
+
+      tl_cl_set_error (error, status, what);
+      return FALSE;
+    }
+  g_ptr_array_add (run->launches, *event);
+  g_array_append_val (run->launched, launched);
+  return TRUE;
+}
+
+/* Waits for EVENT, a piece of ROWS rows of groups of KERNEL, and keeps
+ * its time per row as the kernel's rate.
+ */
+static gboolean
+tl_run_pace_wait (TlRun     *run,
+                  cl_event   event,
+                  cl_kernel  kernel,
+                  guint      rows,
+                  GError   **error)
+{
+  cl_int   status = TL_CL (clWaitForEvents, 1, &event);
+  gdouble  ms;
+  gdouble *rate;
+
+  if (status != CL_SUCCESS)
+    {
+      tl_cl_set_error (error, status, _("waiting for a kernel"));
+      return FALSE;
+    }
+  ms   = tl_run_event_ms (event, event);
+  rate = g_hash_table_lookup (run->rates, kernel);
+  if (rate == NULL)
+    {
+      rate = g_new (gdouble, 1);
+      g_hash_table_insert (run->rates, kernel, rate);
+    }
+  /* A device without timings (0 ms) leaves the pieces at one row. */
+  *rate = ms > 0.0 ? ms / MAX (rows, 1) : run->budget_ms;
+  return TRUE;
+}
+
+gboolean
+tl_run_pace_enqueue (TlRun          *run,
+                     cl_kernel       kernel,
+                     guint           dispatch_arg,
+                     TlDispatch     *dispatch,
+                     const TlLaunch *launch,
+                     guint           index,
+                     guint           n_launches,
+                     GError        **error)
+{
+  gsize unit = launch->local[1] ? launch->local[1] : 1;
+  guint rows = (guint) ((launch->global[1] + unit - 1) / unit);
+  guint done = 0;
+
+  if (run->budget_ms <= 0.0 || rows <= 1)
+    {
+      cl_event event;
+
+      return tl_run_pace_launch (run, kernel, dispatch_arg, dispatch, launch,
+                                 index, n_launches, &event, error);
+    }
+
+  while (done < rows)
+    {
+      const gdouble *rate  = g_hash_table_lookup (run->rates, kernel);
+      TlLaunch       piece = *launch;
+      cl_event       event;
+      guint          n;
+
+      n = rate == NULL ? 1 :
+          (guint) CLAMP (floor (run->budget_ms * 0.5 / MAX (*rate, 1e-6)),
+                         1.0, (gdouble) (rows - done));
+      piece.offset[1]     += done * unit;
+      piece.global[1]      = MIN (n * unit, launch->global[1] - done * unit);
+      piece.group_base[1] += done;
+      if (! tl_run_pace_launch (run, kernel, dispatch_arg, dispatch, &piece,
+                                index, n_launches, &event, error))
+        return FALSE;
+      done += n;
+
+      if (rate == NULL)
+        {
+          /* The kernel's first piece: its rate, before any more. */
+          if (! tl_run_pace_wait (run, event, kernel, n, error))
+            return FALSE;
+          run->queued_ms = 0.0;
+          run->mark      = NULL;
+          continue;
+        }
+      run->queued_ms += n * *rate;
+      if (run->queued_ms >= run->budget_ms)
+        {
+          /* A budget's work since the last mark: wait for that one, so
+           * the device keeps this budget queued while the host waits.
+           */
+          if (run->mark &&
+              ! tl_run_pace_wait (run, run->mark, run->mark_kernel,
+                                  run->mark_rows, error))
+            return FALSE;
+          run->mark        = event;
+          run->mark_kernel = kernel;
+          run->mark_rows   = n;
+          run->queued_ms   = 0.0;
+        }
+    }
+  return TRUE;
+}
