@@ -113,6 +113,8 @@ typedef struct
   gdouble device_ms;            /* the device's part, wall clock */
   gdouble region_ms;            /* the engine's whole region */
   gdouble operation_ms;         /* the whole operation, lock included */
+  guint   launches;
+  gdouble longest_ms;           /* the longest single kernel launch */
 } BenchBreakdown;
 
 static BenchBreakdown bench_breakdown;
@@ -125,7 +127,8 @@ bench_log (const gchar    *domain,
 {
   const gchar *at = strstr (message, "read ");
   const gchar *op = strstr (message, " ms in the operation");
-  gdouble      read, up, kernels, down, write, device, region;
+  gdouble      read, up, kernels, down, write, device, region, longest;
+  guint        launches;
 
   if (op)
     {
@@ -136,10 +139,13 @@ bench_log (const gchar    *domain,
       bench_breakdown.operation_ms += g_ascii_strtod (number, NULL);
     }
 
-  if (at && sscanf (at, "read %lf ms, upload %lf ms, kernels %lf ms, "
-                    "download %lf ms, write %lf ms",
-                    &read, &up, &kernels, &down, &write) == 5)
+  if (at && sscanf (at, "read %lf ms, upload %lf ms, kernels %lf ms in %u "
+                    "launches (the longest %lf ms), download %lf ms, write "
+                    "%lf ms", &read, &up, &kernels, &launches, &longest, &down,
+                    &write) == 7)
     {
+      bench_breakdown.launches  += launches;
+      bench_breakdown.longest_ms = MAX (bench_breakdown.longest_ms, longest);
       bench_breakdown.calls++;
       bench_breakdown.read_ms     += read;
       bench_breakdown.upload_ms   += up;
@@ -855,10 +861,12 @@ main (int    argc,
                    ours.median_ms / mp, ours.median_ms / base.median_ms,
                    cpu.median_ms, cl.median_ms, check, ours.first_ms);
           g_print ("%-12s   in %u call(s): read %.1f ms, upload %.1f ms, "
-                   "kernels %.1f ms, download %.1f ms, write %.1f ms; "
-                   "device %.1f ms, region %.1f ms, operation %.1f ms\n", "",
+                   "kernels %.1f ms in %u launches (the longest %.1f ms), "
+                   "download %.1f ms, write %.1f ms; device %.1f ms, region "
+                   "%.1f ms, operation %.1f ms\n", "",
                    spent.calls, spent.read_ms, spent.upload_ms,
-                   spent.kernels_ms, spent.download_ms, spent.write_ms,
+                   spent.kernels_ms, spent.launches, spent.longest_ms,
+                   spent.download_ms, spent.write_ms,
                    spent.device_ms, spent.region_ms, spent.operation_ms);
           g_string_append_printf (json,
             "%s  {\"size\": \"%s\", \"megapixels\": %.3f, \"case\": \"%s\", "
@@ -870,14 +878,15 @@ main (int    argc,
             "\"upload_ms\": %.3f, \"kernels_ms\": %.3f, "
             "\"download_ms\": %.3f, \"write_ms\": %.3f, "
             "\"device_ms\": %.3f, \"region_ms\": %.3f, "
-            "\"operation_ms\": %.3f, \"runs\": %d}",
+            "\"operation_ms\": %.3f, \"launches\": %u, "
+            "\"longest_launch_ms\": %.3f, \"runs\": %d}",
             json->len > 2 ? ",\n" : "", argv[s], mp, c->label, ours.first_ms,
             ours.best_ms, ours.median_ms, ours.median_ms / mp, base.median_ms,
             ours.median_ms / base.median_ms, twin ? twin : "",
             cpu.median_ms, cl.median_ms, check, spent.calls, spent.read_ms,
             spent.upload_ms, spent.kernels_ms, spent.download_ms,
             spent.write_ms, spent.device_ms, spent.region_ms,
-            spent.operation_ms, bench_runs);
+            spent.operation_ms, spent.launches, spent.longest_ms, bench_runs);
         }
     }
   g_string_append (json, "\n]\n");

@@ -851,11 +851,13 @@ tl_host_process (const TlHostSettings *settings,
                            tl_host_tile_progress, &tiles, &report, error))
     return FALSE;
   g_debug ("%u tile(s) in %s storage; read %.1f ms, upload %.1f ms, "
-           "kernels %.1f ms, download %.1f ms, write %.1f ms; on the device "
-           "%.1f ms of wall clock, the region %.1f ms", report.tiles,
-           report.storage, report.read_ms, report.times.upload_ms,
-           report.times.kernel_ms, report.times.download_ms, report.write_ms,
-           report.device_ms, report.region_ms);
+           "kernels %.1f ms in %u launches (the longest %.1f ms), download "
+           "%.1f ms, write %.1f ms; on the device %.1f ms of wall clock, the "
+           "region %.1f ms", report.tiles, report.storage, report.read_ms,
+           report.times.upload_ms, report.times.kernel_ms,
+           report.times.launches, report.times.longest_ms,
+           report.times.download_ms, report.write_ms, report.device_ms,
+           report.region_ms);
 
   if (map)
     {

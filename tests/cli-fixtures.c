@@ -71,6 +71,9 @@ cli_run (CliResult   *r,
 gint
 cli_exit_code (const CliResult *r)
 {
+  /* A crash is never a success: the shell's 128 + signal. */
+  if (WIFSIGNALED (r->status))
+    return 128 + WTERMSIG (r->status);
   return g_spawn_check_wait_status (r->status, NULL) ? 0 : WEXITSTATUS (r->status);
 }
 

@@ -59,6 +59,16 @@ tl_run_pace_init (TlRun *run)
   run->mark      = NULL;
 }
 
+/* Every launch so far has finished (its event may go): the next wait
+ * is for launches still to come.
+ */
+void
+tl_run_pace_finished (TlRun *run)
+{
+  run->mark      = NULL;
+  run->queued_ms = 0.0;
+}
+
 void
 tl_run_pace_clear (TlRun *run)
 {

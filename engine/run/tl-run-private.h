@@ -74,6 +74,7 @@ gsize    tl_run_storage_pixel_size  (const TlPixels   *pixels);
 
 gdouble  tl_run_pace_budget_setting (void);
 void     tl_run_pace_init           (TlRun            *run);
+void     tl_run_pace_finished       (TlRun            *run);
 void     tl_run_pace_clear          (TlRun            *run);
 gboolean tl_run_pace_enqueue        (TlRun            *run,
                                      cl_kernel         kernel,

@@ -645,6 +645,8 @@ tl_run_timed_pass (TlRun          *run,
                          g_ptr_array_index (run->launches, run->launches->len - 1));
   if (kernels)
     tl_run_kernel_times_add (run, first, kernels);
+  /* The pass's events go: none is left to wait for. */
+  tl_run_pace_finished (run);
   g_ptr_array_remove_range (run->launches, first, run->launches->len - first);
   g_array_remove_range (run->launched, first, run->launched->len - first);
   g_ptr_array_remove_range (run->buffers, n_buffers, run->buffers->len - n_buffers);
