@@ -33,7 +33,7 @@ motion-blur-linear:length=1000,angle=30
 difference-of-gaussians:radius1=1000,radius2=1000
 high-pass:std-dev=1000
 mean-curvature-blur:iterations=500
-noise-reduction:iterations=100
+noise-reduction:iterations=32
 snn-mean:radius=100,pairs=2
 median-blur:radius=100
 bilateral-filter:blur-radius=100

@@ -466,10 +466,11 @@ test_bad_values (void)
 }
 
 /* Launches bounded in time (engine/run/tl-run-pace.c): with a budget too
- * small for any row of groups, every launch is cut into pieces of one row
- * of groups, each waited for; the pixels are the unbounded launches' bit
- * for bit, for every filter under each mode, with and without a swizzle,
- * in 8-bit and float.
+ * small for any work-group, every launch is cut into pieces of one group
+ * (after a first piece of a row), each waited for; the pixels are the
+ * unbounded launches' bit for bit, for every filter under each mode, with
+ * and without a swizzle, in 8-bit and float, on 48 columns of the photo
+ * (three groups a row).
  */
 static void
 test_bounded_launches (gconstpointer data)
@@ -483,7 +484,7 @@ test_bounded_launches (gconstpointer data)
   for (l = 0; l < G_N_ELEMENTS (layers); l++)
     {
       FilterCase          c = { filter->name, { NULL }, "coffee.png", 0.0,
-                                FALSE, layers[l], 157, FALSE };
+                                FALSE, layers[l], 48, FALSE };
       FilterFixture       p = { 0, };
       g_autofree gpointer unbounded = NULL;
       g_autofree gpointer bounded   = NULL;

@@ -4,9 +4,11 @@
  * after 2 s, X on NVIDIA after a few) and the desktop freezes while it
  * runs; a large radius on a large layer gets there in one launch.  So
  * every launch of a plan is cut into pieces of whole rows of work-groups
- * that each take about half the budget at the rate this run measured for
- * the kernel: the first piece of a kernel is one row of groups, waited
- * for and timed; later pieces are sized from the last one timed.  A piece
+ * (or parts of a row, where one row would take longer) that each take
+ * about half the budget at the rate this run measured for the kernel:
+ * the first piece of a kernel is one row of groups (a sixteenth of a
+ * launch that is one row), waited for and timed; later pieces are sized
+ * from the last one timed.  A piece
  * keeps its place in the group grid (offset and group base), so every
  * work-item computes what it computed in one launch: the pixels do not
  * change.  The queue also holds at most about a budget of work ahead of
@@ -119,14 +121,14 @@ tl_run_pace_launch (TlRun          *run,
   return TRUE;
 }
 
-/* Waits for EVENT, a piece of ROWS rows of groups of KERNEL, and keeps
- * its time per row as the kernel's rate.
+/* Waits for EVENT, a piece of GROUPS work-groups of KERNEL, and keeps
+ * its time per group as the kernel's rate.
  */
 static gboolean
 tl_run_pace_wait (TlRun     *run,
                   cl_event   event,
                   cl_kernel  kernel,
-                  guint      rows,
+                  guint64    groups,
                   GError   **error)
 {
   cl_int   status = TL_CL (clWaitForEvents, 1, &event);
@@ -145,8 +147,8 @@ tl_run_pace_wait (TlRun     *run,
       rate = g_new (gdouble, 1);
       g_hash_table_insert (run->rates, kernel, rate);
     }
-  /* A device without timings (0 ms) leaves the pieces at one row. */
-  *rate = ms > 0.0 ? ms / MAX (rows, 1) : run->budget_ms;
+  /* A device without timings (0 ms) leaves the pieces at one group. */
+  *rate = ms > 0.0 ? ms / MAX (groups, 1) : run->budget_ms;
   return TRUE;
 }
 
@@ -160,11 +162,13 @@ tl_run_pace_enqueue (TlRun          *run,
                      guint           n_launches,
                      GError        **error)
 {
-  gsize unit = launch->local[1] ? launch->local[1] : 1;
-  guint rows = (guint) ((launch->global[1] + unit - 1) / unit);
-  guint done = 0;
+  gsize unit_x = launch->local[0] ? launch->local[0] : 1;
+  gsize unit_y = launch->local[1] ? launch->local[1] : 1;
+  guint cols   = (guint) ((launch->global[0] + unit_x - 1) / unit_x);
+  guint rows   = (guint) ((launch->global[1] + unit_y - 1) / unit_y);
+  guint x = 0, y = 0;
 
-  if (run->budget_ms <= 0.0 || rows <= 1)
+  if (run->budget_ms <= 0.0 || (guint64) cols * rows <= 1)
     {
       cl_event event;
 
@@ -172,34 +176,64 @@ tl_run_pace_enqueue (TlRun          *run,
                                  index, n_launches, &event, error);
     }
 
-  while (done < rows)
+  /* Pieces in the grid's order: whole rows of groups while a row fits
+   * the budget, else parts of one row (a launch that is one row of
+   * groups, the lines' passes).
+   */
+  while (y < rows)
     {
       const gdouble *rate  = g_hash_table_lookup (run->rates, kernel);
       TlLaunch       piece = *launch;
       cl_event       event;
-      guint          n;
+      guint64        want, groups;
 
-      n = rate == NULL ? 1 :
-          (guint) CLAMP (floor (run->budget_ms * 0.5 / MAX (*rate, 1e-6)),
-                         1.0, (gdouble) (rows - done));
-      piece.offset[1]     += done * unit;
-      piece.global[1]      = MIN (n * unit, launch->global[1] - done * unit);
-      piece.group_base[1] += done;
+      if (rate == NULL)
+        want = rows > 1 ? cols : MAX (cols / 16, 1);
+      else
+        want = (guint64) CLAMP (floor (run->budget_ms * 0.5 / MAX (*rate, 1e-9)),
+                                1.0, (gdouble) cols * rows);
+      if (x == 0 && want >= cols)
+        {
+          guint n = (guint) MIN (want / cols, (guint64) (rows - y));
+
+          piece.offset[1]     += y * unit_y;
+          piece.global[1]      = MIN (n * unit_y, launch->global[1] - y * unit_y);
+          piece.group_base[1] += y;
+          groups = (guint64) n * cols;
+          y += n;
+        }
+      else
+        {
+          guint n = (guint) MIN (want, (guint64) (cols - x));
+
+          piece.offset[0]     += x * unit_x;
+          piece.global[0]      = MIN (n * unit_x, launch->global[0] - x * unit_x);
+          piece.group_base[0] += x;
+          piece.offset[1]     += y * unit_y;
+          piece.global[1]      = MIN (unit_y, launch->global[1] - y * unit_y);
+          piece.group_base[1] += y;
+          groups = n;
+          x += n;
+          if (x == cols)
+            {
+              x = 0;
+              y++;
+            }
+        }
       if (! tl_run_pace_launch (run, kernel, dispatch_arg, dispatch, &piece,
                                 index, n_launches, &event, error))
         return FALSE;
-      done += n;
 
       if (rate == NULL)
         {
           /* The kernel's first piece: its rate, before any more. */
-          if (! tl_run_pace_wait (run, event, kernel, n, error))
+          if (! tl_run_pace_wait (run, event, kernel, groups, error))
             return FALSE;
           run->queued_ms = 0.0;
           run->mark      = NULL;
           continue;
         }
-      run->queued_ms += n * *rate;
+      run->queued_ms += groups * *rate;
       if (run->queued_ms >= run->budget_ms)
         {
           /* A budget's work since the last mark: wait for that one, so
@@ -207,11 +241,11 @@ tl_run_pace_enqueue (TlRun          *run,
            */
           if (run->mark &&
               ! tl_run_pace_wait (run, run->mark, run->mark_kernel,
-                                  run->mark_rows, error))
+                                  run->mark_groups, error))
             return FALSE;
           run->mark        = event;
           run->mark_kernel = kernel;
-          run->mark_rows   = n;
+          run->mark_groups = groups;
           run->queued_ms   = 0.0;
         }
     }

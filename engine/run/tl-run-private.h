@@ -41,11 +41,11 @@ struct _TlRun
   gboolean        in_place;    /* the buffers use the pixels' own memory */
   /* Launches bounded in time (tl-run-pace.c). */
   gdouble         budget_ms;   /* the longest a launch may run; 0: unbounded */
-  GHashTable     *rates;       /* cl_kernel -> gdouble: ms per row of groups */
+  GHashTable     *rates;       /* cl_kernel -> gdouble: ms per work-group */
   gdouble         queued_ms;   /* expected work queued since the mark */
   cl_event        mark;        /* a piece the host waits for next (the run's) */
   cl_kernel       mark_kernel;
-  guint           mark_rows;
+  guint64         mark_groups;
 };
 
 /* The most bands one transfer is cut into. */
