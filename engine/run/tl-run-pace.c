@@ -8,7 +8,9 @@
  * about half the budget at the rate this run measured for the kernel:
  * the first piece of a kernel is one row of groups (a sixteenth of a
  * launch that is one row), waited for and timed; later pieces are sized
- * from the last one timed.  A piece
+ * from the last one timed.  A piece holds at least 4 groups per compute
+ * unit, so that it fills the device (a group longer than the budget
+ * cannot be cut: a radius of 1000 on a CPU).  A piece
  * keeps its place in the group grid (offset and group base), so every
  * work-item computes what it computed in one launch: the pixels do not
  * change.  The queue also holds at most about a budget of work ahead of
@@ -28,6 +30,8 @@
 #include "tl-run-private.h"
 
 #define TL_RUN_PACE_DEFAULT_MS 100.0
+/* Work-groups a piece holds at least, per compute unit. */
+#define TL_RUN_PACE_GROUPS_PER_UNIT 4
 
 /* THREADLENS_LAUNCH_MS=N: the budget of one launch in ms (decimals
  * allowed); 0: unbounded, one launch as the plan has it (a compute card
@@ -52,10 +56,37 @@ tl_run_pace_budget_setting (void)
   return ms;
 }
 
+/* THREADLENS_LAUNCH_GROUPS=N, for tests: a piece holds at least N
+ * work-groups, whatever the device; 0: unset.
+ */
+static guint
+tl_run_pace_groups_setting (void)
+{
+  const gchar *text = g_getenv ("THREADLENS_LAUNCH_GROUPS");
+  guint64      n    = 0;
+
+  if (text && *text &&
+      ! g_ascii_string_to_unsigned (text, 10, 1, G_MAXUINT32, &n, NULL))
+    {
+      g_warning ("THREADLENS_LAUNCH_GROUPS='%s' is not a number of groups; "
+                 "ignored", text);
+      n = 0;
+    }
+  return (guint) n;
+}
+
 void
 tl_run_pace_init (TlRun *run)
 {
+  guint groups = tl_run_pace_groups_setting ();
+
   run->budget_ms = tl_run_pace_budget_setting ();
+  /* A piece fills the device: fewer groups than it runs at once would
+   * both waste it and time each group as if it ran alone.
+   */
+  run->least_groups = groups ? groups :
+                      MAX (tl_context_get_device (run->context)->compute_units, 1) *
+                      TL_RUN_PACE_GROUPS_PER_UNIT;
   run->rates     = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   run->queued_ms = 0.0;
   run->mark      = NULL;
@@ -168,7 +199,9 @@ tl_run_pace_enqueue (TlRun          *run,
   guint rows   = (guint) ((launch->global[1] + unit_y - 1) / unit_y);
   guint x = 0, y = 0;
 
-  if (run->budget_ms <= 0.0 || (guint64) cols * rows <= 1)
+  guint64 least  = run->least_groups;
+
+  if (run->budget_ms <= 0.0 || (guint64) cols * rows <= least)
     {
       cl_event event;
 
@@ -188,10 +221,11 @@ tl_run_pace_enqueue (TlRun          *run,
       guint64        want, groups;
 
       if (rate == NULL)
-        want = rows > 1 ? cols : MAX (cols / 16, 1);
+        want = rows > 1 ? cols : cols / 16;
       else
-        want = (guint64) CLAMP (floor (run->budget_ms * 0.5 / MAX (*rate, 1e-9)),
-                                1.0, (gdouble) cols * rows);
+        want = (guint64) MIN (floor (run->budget_ms * 0.5 / MAX (*rate, 1e-9)),
+                              (gdouble) cols * rows);
+      want = MAX (want, least);
       if (x == 0 && want >= cols)
         {
           guint n = (guint) MIN (want / cols, (guint64) (rows - y));

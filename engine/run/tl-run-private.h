@@ -41,6 +41,7 @@ struct _TlRun
   gboolean        in_place;    /* the buffers use the pixels' own memory */
   /* Launches bounded in time (tl-run-pace.c). */
   gdouble         budget_ms;   /* the longest a launch may run; 0: unbounded */
+  guint           least_groups; /* a piece holds at least these */
   GHashTable     *rates;       /* cl_kernel -> gdouble: ms per work-group */
   gdouble         queued_ms;   /* expected work queued since the mark */
   cl_event        mark;        /* a piece the host waits for next (the run's) */
