@@ -178,8 +178,10 @@ tl_run_pace_wait (TlRun     *run,
       rate = g_new (gdouble, 1);
       g_hash_table_insert (run->rates, kernel, rate);
     }
-  /* A device without timings (0 ms) leaves the pieces at one group. */
-  *rate = ms > 0.0 ? ms / MAX (groups, 1) : run->budget_ms;
+  /* A device without timings (0 ms, a simulator) cannot be paced: the
+   * rest of each launch goes whole.
+   */
+  *rate = ms > 0.0 ? ms / MAX (groups, 1) : 0.0;
   return TRUE;
 }
 
