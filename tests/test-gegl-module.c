@@ -1118,6 +1118,17 @@ test_warm_up (void)
 {
   guint on;
 
+#ifdef __SANITIZE_ADDRESS__
+  /* ASan's runtime aborts when the thread that first listed PoCL's
+   * platform exits ("failed to deallocate ... unable to unmap" in
+   * UnsetAlternateSignalStack, with no report of ours): a runtime's
+   * check, not this code's.  The unsanitized suite runs this.
+   */
+  g_test_skip ("under AddressSanitizer: its runtime aborts at the exit of "
+               "the thread that made the context; the unsanitized suite "
+               "runs this");
+  return;
+#endif
   for (on = 0; on < 2; on++)
     {
       g_autofree gchar *path = g_strdup_printf ("/gegl-module/warm-up/subprocess/%u", on);
