@@ -37,7 +37,7 @@
  * allowed); 0: unbounded, one launch as the plan has it (a compute card
  * with no display).  100 by default.
  */
-gdouble
+static gdouble
 tl_run_pace_budget_setting (void)
 {
   const gchar *text = g_getenv ("THREADLENS_LAUNCH_MS");

@@ -73,7 +73,6 @@ gdouble  tl_run_event_ms            (cl_event          first,
                                      cl_event          last);
 gsize    tl_run_storage_pixel_size  (const TlPixels   *pixels);
 
-gdouble  tl_run_pace_budget_setting (void);
 void     tl_run_pace_init           (TlRun            *run);
 void     tl_run_pace_finished       (TlRun            *run);
 void     tl_run_pace_clear          (TlRun            *run);

@@ -1,7 +1,7 @@
 # ThreadLens from GIMP 3's Python, in batch: two filters and the thread
 # map on a photo, as the README shows it.  Run it with
 #
-#   TL_PHOTO=in.png TL_OUT=out.png gimp-console-3.0 -i \
+#   TL_PHOTO=in.png TL_OUT=out.png gimp-console-3 -i \
 #     --batch-interpreter=python-fu-eval \
 #     -b "exec(open('tests/gimp3/batch.py').read())" --quit
 #
