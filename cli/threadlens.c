@@ -3,7 +3,7 @@
  *   threadlens devices [--json]
  *   threadlens list-filters [--json]
  *   threadlens plan --size WxH [dispatch options] (--device SPEC [--filter F] [--storage S] | --simd-width P --max-threads M)
- *   threadlens apply FILTER [--set NAME=VALUE]... [dispatch options] IN OUT
+ *   threadlens apply FILTER [--set NAME=VALUE]... [dispatch options] [--quiet] IN OUT
  *   threadlens bench FILTER [--set ...] [dispatch options] [--runs N] IN
  *   threadlens overlay --by MODE [--style STYLE] [--opacity A] [dispatch options]
  *                      [--dump-ids FILE.json] IN OUT
@@ -16,6 +16,7 @@
 #include <locale.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
@@ -32,6 +33,7 @@
 #include "tl-tune.h"
 
 #include "tl-bench.h"
+#include "tl-cli-watch.h"
 
 #define CLI_EXIT_FAILURE 1
 #define CLI_EXIT_USAGE   2
@@ -413,6 +415,16 @@ cli_read_filter (const gchar *name,
   return filter;
 }
 
+static gboolean cli_quiet = FALSE;
+
+static GOptionEntry cli_apply_entries[] =
+{
+  { "quiet", 'q', 0, G_OPTION_ARG_NONE, &cli_quiet,
+    N_("No progress line (there is none where stderr is not a terminal)"),
+    NULL },
+  { NULL }
+};
+
 static gint
 cli_apply (gint    argc,
            gchar **argv)
@@ -430,9 +442,12 @@ cli_apply (gint    argc,
   TlProcessReport    report;
   TlLimits           limits;
   TlPlan             plan;
+  TlCliWatch        *watch;
+  gint               stopped;
 
   g_option_context_add_main_entries (options, cli_filter_entries, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (options, cli_dispatch_entries, GETTEXT_PACKAGE);
+  g_option_context_add_main_entries (options, cli_apply_entries, GETTEXT_PACKAGE);
   if (! g_option_context_parse (options, &argc, &argv, &error))
     return cli_usage (options, error->message);
   if (argc != 4)
@@ -442,8 +457,14 @@ cli_apply (gint    argc,
   filter = cli_read_filter (argv[1], &values, &error);
   if (filter == NULL ||
       ! tl_filter_check_values (filter, values, &error) ||
-      ! cli_read_choice (&choice, &error) ||
-      ! tl_image_init_gegl (&error))
+      ! cli_read_choice (&choice, &error))
+    return cli_fail (g_steal_pointer (&error));
+  /* Before GEGL's and the driver's threads start: they must leave
+   * Ctrl-C to the watch.
+   */
+  watch = tl_cli_watch_new (filter->name, ! cli_quiet && ! cli_dispatch.json &&
+                                          isatty (STDERR_FILENO));
+  if (! tl_image_init_gegl (&error))
     return cli_fail (g_steal_pointer (&error));
 
   image = tl_image_load (argv[2], &error);
@@ -471,11 +492,17 @@ cli_apply (gint    argc,
                             gegl_buffer_get_format (source));
   if (! tl_process_region (context, filter, values, &choice, source, target,
                            gegl_buffer_get_extent (source),
-                           tl_process_tile_setting (), NULL, NULL, &report,
-                           &error))
-    return cli_fail (g_steal_pointer (&error));
+                           tl_process_tile_setting (), tl_cli_watch_progress,
+                           watch, &report, &error))
+    {
+      tl_cli_watch_end (watch);
+      stopped = tl_cli_watch_status (watch);
+      return stopped ? stopped : cli_fail (g_steal_pointer (&error));
+    }
+  tl_cli_watch_end (watch);
 
   gegl_buffer_copy (target, NULL, GEGL_ABYSS_NONE, source, NULL);
+  tl_cli_watch_saving (watch);
   if (! tl_image_save (image, argv[3], &error))
     return cli_fail (g_steal_pointer (&error));
 

@@ -20,7 +20,8 @@ typedef enum
   TL_ERROR_OPENCL,             /* an OpenCL call failed */
   TL_ERROR_BUILD,              /* a kernel failed to build; message has the log */
   TL_ERROR_IO,                 /* an image could not be read or written */
-  TL_ERROR_NO_OPERATION        /* the host has no such GEGL operation */
+  TL_ERROR_NO_OPERATION,       /* the host has no such GEGL operation */
+  TL_ERROR_CANCELLED           /* the user stopped the run */
 } TlErrorCode;
 
 GQuark tl_error_quark (void);

@@ -586,6 +586,7 @@ tl_process_tile (TlContext           *context,
                  GeglBuffer          *target,
                  const GeglRectangle *tile,
                  guint                halo,
+                 const TlRunWatch    *watch,
                  TlProcessReport     *report,
                  GError             **error)
 {
@@ -648,7 +649,7 @@ tl_process_tile (TlContext           *context,
 
       start = g_get_monotonic_time ();
       if (! tl_run_filter_banded (context, filter, values, choice, &pixels,
-                                  &moving, &plan, &times, error))
+                                  &moving, watch, &plan, &times, error))
         return FALSE;
       /* The device's part: what the bands' copies did not take. */
       report->device_ms += (g_get_monotonic_time () - start) / 1000.0 -
@@ -673,11 +674,47 @@ tl_process_tile (TlContext           *context,
   return TRUE;
 }
 
+/* A region's progress, from its tiles': tile DONE of TOTAL so far. */
+typedef struct
+{
+  TlWatchFunc func;
+  gpointer    data;
+  guint       done;
+  guint       total;
+  gint64      start;
+} TlProcessWatch;
+
+/* PROGRESS of the tile under way (after the last: 0 of the next), told
+ * as the whole region's: later tiles expected to take as long as those
+ * before.
+ */
+static gboolean
+tl_process_watch_tile (const TlProgress *progress,
+                       gpointer          data)
+{
+  TlProcessWatch *tiles = data;
+  TlProgress      whole;
+  gdouble         left  = tiles->total - tiles->done - progress->fraction;
+
+  whole.elapsed_ms   = (g_get_monotonic_time () - tiles->start) / 1000.0;
+  whole.fraction     = MIN ((tiles->done + progress->fraction) /
+                            MAX (tiles->total, 1), 1.0);
+  if (tiles->total <= 1)
+    whole.remaining_ms = progress->remaining_ms;
+  else if (tiles->done + progress->fraction > 0.0)
+    whole.remaining_ms = whole.elapsed_ms * left /
+                         (tiles->done + progress->fraction);
+  else
+    whole.remaining_ms = -1.0;
+  return tiles->func (&whole, tiles->data);
+}
+
 /* Filters REGION of SOURCE into the same place of TARGET (which must not
  * be SOURCE: later tiles read their halo from it).  On failure TARGET
  * may hold some tiles: callers write to a shadow or a scratch buffer and
  * keep it only on success.  MAX_TILE caps the tiles' side (0: memory
- * alone decides).
+ * alone decides).  WATCH (or NULL) hears how far it has got, and may
+ * stop it (tl-run.h's TlWatchFunc): then FALSE with TL_ERROR_CANCELLED.
  */
 gboolean
 tl_process_region (TlContext           *context,
@@ -688,16 +725,18 @@ tl_process_region (TlContext           *context,
                    GeglBuffer          *target,
                    const GeglRectangle *region,
                    guint                max_tile,
-                   TlProcessProgress    progress,
-                   gpointer             progress_data,
+                   TlWatchFunc          watch,
+                   gpointer             watch_data,
                    TlProcessReport     *report,
                    GError             **error)
 {
   g_autoptr(TlCodec) codec = NULL;
   guint              halo;
   gint               side, x, y;
-  guint              done = 0, total;
-  gint64             start = g_get_monotonic_time ();
+  TlProcessWatch     tiles = { watch, watch_data, 0, 0,
+                               g_get_monotonic_time () };
+  TlRunWatch         tile_watch = { tl_process_watch_tile, &tiles };
+  gint64             start = tiles.start;
 
   g_return_val_if_fail (filter != NULL && values != NULL && choice != NULL, FALSE);
   g_return_val_if_fail (GEGL_IS_BUFFER (source) && GEGL_IS_BUFFER (target), FALSE);
@@ -735,7 +774,8 @@ tl_process_region (TlContext           *context,
   if (side == 0)
     return FALSE;
   side  = MIN (side, MAX (region->width, region->height));
-  total = ((region->width + side - 1) / side) * ((region->height + side - 1) / side);
+  tiles.total = ((region->width + side - 1) / side) *
+                ((region->height + side - 1) / side);
 
   for (y = region->y; y < region->y + region->height; y += side)
     for (x = region->x; x < region->x + region->width; x += side)
@@ -745,10 +785,25 @@ tl_process_region (TlContext           *context,
                                MIN (side, region->y + region->height - y) };
 
         if (! tl_process_tile (context, filter, values, choice, codec, source,
-                               target, &tile, halo, report, error))
+                               target, &tile, halo,
+                               watch ? &tile_watch : NULL, report, error))
           return FALSE;
-        if (progress)
-          progress ((gdouble) ++done / total, progress_data);
+        tiles.done++;
+        /* Between tiles (the C reference's only chance): progress, and
+         * the last word on stopping.
+         */
+        if (watch)
+          {
+            TlProgress whole = { 0.0, 0.0, 0.0 };
+
+            if (! tl_process_watch_tile (&whole, &tiles))
+              {
+                /* TRANSLATORS: %s is a filter's name. */
+                g_set_error (error, TL_ERROR, TL_ERROR_CANCELLED,
+                             _("%s was cancelled"), filter->name);
+                return FALSE;
+              }
+          }
       }
 
   report->region_ms = (g_get_monotonic_time () - start) / 1000.0;

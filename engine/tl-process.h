@@ -17,6 +17,7 @@
 #include "tl-cl.h"
 #include "tl-filter.h"
 #include "tl-plan.h"
+#include "tl-run.h"
 
 G_BEGIN_DECLS
 
@@ -39,9 +40,6 @@ typedef struct
   gboolean       on_cpu;        /* the C reference ran (no platform) */
 } TlProcessReport;
 
-typedef void (* TlProcessProgress) (gdouble  fraction,
-                                    gpointer data);
-
 gboolean  tl_process_region        (TlContext           *context,
                                     const TlFilter      *filter,
                                     const TlValue       *values,
@@ -50,8 +48,8 @@ gboolean  tl_process_region        (TlContext           *context,
                                     GeglBuffer          *target,
                                     const GeglRectangle *region,
                                     guint                max_tile,
-                                    TlProcessProgress    progress,
-                                    gpointer             progress_data,
+                                    TlWatchFunc          watch,
+                                    gpointer             watch_data,
                                     TlProcessReport     *report,
                                     GError             **error);
 gboolean  tl_process_write_area    (GeglBuffer          *buffer,

@@ -773,16 +773,35 @@ typedef struct
   TlHostProgress progress;
   gpointer       data;
   const gchar   *message;
+  gint64         told_at;
 } TlHostTileProgress;
 
-static void
-tl_host_tile_progress (gdouble  fraction,
-                       gpointer data)
+/* GIMP's bar between 0.1 and 0.9 while the filter runs, at most every
+ * TL_HOST_PROGRESS_MS (each a message to GIMP), with the time left once
+ * it is over a second and known.
+ */
+#define TL_HOST_PROGRESS_MS 200
+
+static gboolean
+tl_host_tile_progress (const TlProgress *progress,
+                       gpointer          data)
 {
   TlHostTileProgress *tiles = data;
+  g_autofree gchar   *text  = NULL;
+  gint64              now   = g_get_monotonic_time ();
 
-  tl_host_report (tiles->progress, tiles->data, 0.1 + 0.8 * fraction,
-                  tiles->message);
+  if (now - tiles->told_at < TL_HOST_PROGRESS_MS * 1000)
+    return TRUE;
+  tiles->told_at = now;
+  if (progress->remaining_ms >= 1000.0)
+    /* TRANSLATORS: a progress message, then the seconds left. */
+    text = g_strdup_printf (_("%s (about %.0f s left)"), tiles->message,
+                            progress->remaining_ms / 1000.0);
+  tl_host_report (tiles->progress, tiles->data,
+                  0.1 + 0.8 * progress->fraction,
+                  text ? text : tiles->message);
+  /* GIMP stops a plug-in by ending its process, not by asking. */
+  return TRUE;
 }
 
 /* Filters REGION of SOURCE into the same place of TARGET, in tiles when
@@ -845,6 +864,7 @@ tl_host_process (const TlHostSettings *settings,
   tiles.progress = progress;
   tiles.data     = progress_data;
   tiles.message  = message;
+  tiles.told_at  = 0;
   tl_host_report (progress, progress_data, 0.1, message);
   if (! tl_process_region (context, filter, settings->values, &choice, source,
                            target, region, tl_process_tile_setting (),

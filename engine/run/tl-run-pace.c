@@ -6,15 +6,16 @@
  * every launch of a plan is cut into pieces of whole rows of work-groups
  * (or parts of a row, where one row would take longer) that each take
  * about half the budget at the rate this run measured for the kernel:
- * the first piece of a kernel is one row of groups (a sixteenth of a
- * launch that is one row), waited for and timed; later pieces are sized
+ * the first piece of a kernel is the fewest groups that fill the device
+ * (below), waited for and timed; later pieces are sized
  * from the last one timed.  A piece holds at least 4 groups per compute
- * unit, so that it fills the device (a group longer than the budget
- * cannot be cut: a radius of 1000 on a CPU).  A piece
+ * unit (one on a CPU), so that it fills the device (a group longer than
+ * the budget cannot be cut: a radius of 1000 on a CPU).  A piece
  * keeps its place in the group grid (offset and group base), so every
  * work-item computes what it computed in one launch: the pixels do not
  * change.  The queue also holds at most about a budget of work ahead of
- * the host, so that the host hears of the device between pieces.
+ * the host, so that the host hears of the device between pieces: its
+ * waits are where a watch hears of the run (tl-run-watch.c).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -78,18 +79,23 @@ tl_run_pace_groups_setting (void)
 void
 tl_run_pace_init (TlRun *run)
 {
-  guint groups = tl_run_pace_groups_setting ();
+  const TlDevice *device = tl_context_get_device (run->context);
+  guint           groups = tl_run_pace_groups_setting ();
 
   run->budget_ms = tl_run_pace_budget_setting ();
   /* A piece fills the device: fewer groups than it runs at once would
-   * both waste it and time each group as if it ran alone.
+   * both waste it and time each group as if it ran alone.  A CPU's cores
+   * take a group each: more would only make a slow piece slower to
+   * stop.
    */
   run->least_groups = groups ? groups :
-                      MAX (tl_context_get_device (run->context)->compute_units, 1) *
-                      TL_RUN_PACE_GROUPS_PER_UNIT;
+                      MAX (device->compute_units, 1) *
+                      ((device->type & CL_DEVICE_TYPE_CPU) ?
+                       1 : TL_RUN_PACE_GROUPS_PER_UNIT);
   run->rates     = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   run->queued_ms = 0.0;
   run->mark      = NULL;
+  run->started   = run->done_at = run->watched_at = g_get_monotonic_time ();
 }
 
 /* Every launch so far has finished (its event may go): the next wait
@@ -100,6 +106,7 @@ tl_run_pace_finished (TlRun *run)
 {
   run->mark      = NULL;
   run->queued_ms = 0.0;
+  tl_run_watch_finished (run, run->launched_ms);
 }
 
 void
@@ -162,15 +169,11 @@ tl_run_pace_wait (TlRun     *run,
                   guint64    groups,
                   GError   **error)
 {
-  cl_int   status = TL_CL (clWaitForEvents, 1, &event);
   gdouble  ms;
   gdouble *rate;
 
-  if (status != CL_SUCCESS)
-    {
-      tl_cl_set_error (error, status, _("waiting for a kernel"));
-      return FALSE;
-    }
+  if (! tl_run_watch_wait (run, event, error))
+    return FALSE;
   ms   = tl_run_event_ms (event, event);
   rate = g_hash_table_lookup (run->rates, kernel);
   if (rate == NULL)
@@ -203,12 +206,24 @@ tl_run_pace_enqueue (TlRun          *run,
 
   guint64 least  = run->least_groups;
 
-  if (run->budget_ms <= 0.0 || (guint64) cols * rows <= least)
+  if (! tl_run_watch_check (run, FALSE, error))
+    return FALSE;
+  /* Unbounded, or a launch too small to cut early in a run: whole, and
+   * not waited for.  Small launches that go on for longer than a budget
+   * (hundreds of iterations) are paced as one piece each.
+   */
+  if (run->budget_ms <= 0.0 ||
+      ((guint64) cols * rows <= least &&
+       g_get_monotonic_time () - run->started < run->budget_ms * 1000.0))
     {
-      cl_event event;
+      const gdouble *rate = g_hash_table_lookup (run->rates, kernel);
+      cl_event       event;
 
-      return tl_run_pace_launch (run, kernel, dispatch_arg, dispatch, launch,
-                                 index, n_launches, &event, error);
+      if (! tl_run_pace_launch (run, kernel, dispatch_arg, dispatch, launch,
+                                index, n_launches, &event, error))
+        return FALSE;
+      tl_run_watch_launched (run, rate ? *rate * cols * rows : 0.0);
+      return TRUE;
     }
 
   /* Pieces in the grid's order: whole rows of groups while a row fits
@@ -223,7 +238,7 @@ tl_run_pace_enqueue (TlRun          *run,
       guint64        want, groups;
 
       if (rate == NULL)
-        want = rows > 1 ? cols : cols / 16;
+        want = least;
       else
         want = (guint64) MIN (floor (run->budget_ms * 0.5 / MAX (*rate, 1e-9)),
                               (gdouble) cols * rows);
@@ -263,13 +278,20 @@ tl_run_pace_enqueue (TlRun          *run,
       if (rate == NULL)
         {
           /* The kernel's first piece: its rate, before any more. */
+          run->measuring = TRUE;
           if (! tl_run_pace_wait (run, event, kernel, groups, error))
             return FALSE;
+          run->measuring = FALSE;
+          tl_run_watch_measured (run);
+          rate = g_hash_table_lookup (run->rates, kernel);
+          tl_run_watch_launched (run, *rate * groups);
+          tl_run_watch_finished (run, run->launched_ms);
           run->queued_ms = 0.0;
           run->mark      = NULL;
           continue;
         }
       run->queued_ms += groups * *rate;
+      tl_run_watch_launched (run, groups * *rate);
       if (run->queued_ms >= run->budget_ms)
         {
           /* A budget's work since the last mark: wait for that one, so
@@ -279,9 +301,12 @@ tl_run_pace_enqueue (TlRun          *run,
               ! tl_run_pace_wait (run, run->mark, run->mark_kernel,
                                   run->mark_groups, error))
             return FALSE;
+          if (run->mark)
+            tl_run_watch_finished (run, run->mark_ms);
           run->mark        = event;
           run->mark_kernel = kernel;
           run->mark_groups = groups;
+          run->mark_ms     = run->launched_ms;
           run->queued_ms   = 0.0;
         }
     }

@@ -1,6 +1,7 @@
 /* ThreadLens: a run's insides, shared by tl-run.c (plans, launches,
- * timing), tl-run-pace.c (launches bounded in time) and tl-run-bands.c
- * (banded transfers); everyone else goes
+ * timing), tl-run-pace.c (launches bounded in time), tl-run-watch.c
+ * (progress and cancel) and tl-run-bands.c (banded transfers); everyone
+ * else goes
  * through tl-run.h.  tl-run-timer.c (the tuner's timings) builds on the
  * same set-up and passes.
  *
@@ -47,6 +48,19 @@ struct _TlRun
   cl_event        mark;        /* a piece the host waits for next (the run's) */
   cl_kernel       mark_kernel;
   guint64         mark_groups;
+  gdouble         mark_ms;     /* expected work queued through the mark */
+  /* The host's watch (tl-run-watch.c). */
+  const TlRunWatch *watch;     /* or NULL */
+  gboolean        counting;    /* the filter's pass only counts launches */
+  GHashTable     *totals;      /* cl_kernel -> guint64: its groups a pass */
+  gdouble         launched_ms; /* expected work enqueued so far */
+  gdouble         done_ms;     /* of it, known to be finished */
+  gint64          started;     /* monotonic µs: the run's start */
+  gint64          done_at;     /* when done_ms was last learned */
+  gint64          watched_at;  /* the watch's last call */
+  gboolean        measuring;   /* a kernel's first piece runs: no estimate */
+  gdouble         fraction;    /* the last fraction told */
+  gboolean        cancelled;
 };
 
 /* The most bands one transfer is cut into. */
@@ -84,6 +98,26 @@ gboolean tl_run_pace_enqueue        (TlRun            *run,
                                      guint             index,
                                      guint             n_launches,
                                      GError          **error);
+
+gboolean tl_run_watch_begin         (TlRun            *run,
+                                     const TlRunWatch *watch,
+                                     const TlValue    *values,
+                                     GError          **error);
+void     tl_run_watch_count         (TlRun            *run,
+                                     cl_kernel         kernel,
+                                     const TlPlan     *plan);
+void     tl_run_watch_launched      (TlRun            *run,
+                                     gdouble           expected_ms);
+void     tl_run_watch_finished      (TlRun            *run,
+                                     gdouble           through_ms);
+void     tl_run_watch_measured      (TlRun            *run);
+gboolean tl_run_watch_check         (TlRun            *run,
+                                     gboolean          now,
+                                     GError          **error);
+gboolean tl_run_watch_wait          (TlRun            *run,
+                                     cl_event          event,
+                                     GError          **error);
+void     tl_run_watch_clear         (TlRun            *run);
 
 guint    tl_run_bands_setting       (void);
 gboolean tl_run_bands_upload        (TlRun            *run,

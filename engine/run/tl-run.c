@@ -34,6 +34,7 @@ tl_run_clear (TlRun *run)
   g_clear_pointer (&run->buffers, g_ptr_array_unref);
   g_clear_pointer (&run->program, g_free);
   tl_run_pace_clear (run);
+  tl_run_watch_clear (run);
 }
 
 TlContext *
@@ -130,6 +131,11 @@ tl_run_new_buffer (TlRun        *run,
                    device->max_alloc_size / 1048576.0);
       return NULL;
     }
+  /* Counting launches (tl-run-watch.c), a buffer stands in: arguments
+   * are not set, and nothing is launched.
+   */
+  if (run->counting)
+    return run->input;
 
   if (data && ! (flags & CL_MEM_USE_HOST_PTR))
     flags |= CL_MEM_COPY_HOST_PTR;
@@ -224,8 +230,11 @@ tl_run_set_arg (TlRun       *run,
                 const void  *value,
                 GError     **error)
 {
-  cl_int status = TL_CL (clSetKernelArg, kernel, index, size, value);
+  cl_int status;
 
+  if (run->counting)
+    return TRUE;
+  status = TL_CL (clSetKernelArg, kernel, index, size, value);
   if (status != CL_SUCCESS)
     {
       /* TRANSLATORS: %s is a filter's or a kernel program's name. */
@@ -307,6 +316,11 @@ tl_run_enqueue_plan (TlRun        *run,
   TlDispatch    dispatch;
   guint         i;
 
+  if (run->counting)
+    {
+      tl_run_watch_count (run, kernel, plan);
+      return TRUE;
+    }
   run->steps++;
   memset (&dispatch, 0, sizeof (dispatch));
   dispatch.width           = plan->width;
@@ -666,6 +680,7 @@ tl_run_execute (TlContext       *context,
                 gdouble         *samples,
                 GArray          *kernels,
                 const TlRunBands *bands,
+                const TlRunWatch *watch,
                 TlPlan          *plan,
                 TlRunTimes      *times,
                 GError         **error)
@@ -694,7 +709,8 @@ tl_run_execute (TlContext       *context,
   if (! tl_run_setup (&run, context, filter, pixels, bands ? NULL : &upload,
                       error) ||
       (bands && ! tl_run_bands_upload (&run, bands, uploads, &n_uploads,
-                                       error)))
+                                       error)) ||
+      ! tl_run_watch_begin (&run, watch, values, error))
     goto out;
 
   for (i = 0; i < repeats; i++)
@@ -705,6 +721,12 @@ tl_run_execute (TlContext       *context,
                     ! filter->run_cl (&run, values, error))
         goto out;
     }
+  /* The last budget's work, watched. */
+  if (run.watch && run.launches->len > 0 &&
+      ! tl_run_watch_wait (&run, g_ptr_array_index (run.launches,
+                                                    run.launches->len - 1),
+                           error))
+    goto out;
 
   if (bands && ! run.in_place)
     {
@@ -796,7 +818,7 @@ tl_run_filter (TlContext       *context,
                GError         **error)
 {
   return tl_run_filter_banded (context, filter, values, choice, pixels, NULL,
-                               plan, times, error);
+                               NULL, plan, times, error);
 }
 
 /* As tl_run_filter (), with the pixels moved in bands of rows that BANDS
@@ -811,6 +833,7 @@ tl_run_filter_banded (TlContext        *context,
                       const TlChoice   *choice,
                       const TlPixels   *pixels,
                       const TlRunBands *bands,
+                      const TlRunWatch *watch,
                       TlPlan           *plan,
                       TlRunTimes       *times,
                       GError          **error)
@@ -821,7 +844,7 @@ tl_run_filter_banded (TlContext        *context,
   g_return_val_if_fail (bands == NULL || (bands->fill && bands->drain), FALSE);
 
   return tl_run_execute (context, filter, values, choice, pixels, 1, NULL,
-                         NULL, bands, plan, times, error);
+                         NULL, bands, watch, plan, times, error);
 }
 
 /* For benchmarks: the image goes to the device once, the kernels run
@@ -844,7 +867,7 @@ tl_run_filter_repeated (TlContext       *context,
   g_return_val_if_fail (repeats > 0 && samples != NULL, FALSE);
 
   return tl_run_execute (context, filter, values, choice, pixels, repeats,
-                         samples, NULL, NULL, plan, NULL, error);
+                         samples, NULL, NULL, NULL, plan, NULL, error);
 }
 
 /* For benchmarks: where each pass's kernel time goes.  The filter runs
@@ -873,7 +896,7 @@ tl_run_filter_kernels (TlContext       *context,
   g_array_set_clear_func (kernels, tl_run_kernel_times_clear);
   samples = g_new (gdouble, repeats);
   if (! tl_run_execute (context, filter, values, choice, pixels, repeats,
-                        samples, kernels, NULL, NULL, NULL, error))
+                        samples, kernels, NULL, NULL, NULL, NULL, error))
     return NULL;
   return g_steal_pointer (&kernels);
 }

@@ -34,6 +34,33 @@ typedef struct
   cl_int row_base;
 } TlDispatch;
 
+/* How far a run has got, for a host that shows it. */
+typedef struct
+{
+  gdouble fraction;             /* of the run's work done, 0 to 1: an
+                                 * estimate from the rates measured so far */
+  gdouble elapsed_ms;           /* since the run began */
+  gdouble remaining_ms;         /* an estimate; negative while there is none */
+} TlProgress;
+
+/* A host's watch over a run (tl-run-watch.c): called with the run's
+ * progress about every TL_RUN_WATCH_MS while the host waits for the
+ * device, and between launches.  FALSE stops the run, which then fails
+ * with TL_ERROR_CANCELLED as soon as the device lets go of it: the work
+ * already queued (a budget's worth, tl-run-pace.c) is waited for, not
+ * used.  Called in the thread that runs the filter.
+ */
+typedef gboolean (* TlWatchFunc) (const TlProgress *progress,
+                                  gpointer          data);
+
+typedef struct
+{
+  TlWatchFunc func;
+  gpointer    data;
+} TlRunWatch;
+
+#define TL_RUN_WATCH_MS 50
+
 /* Runs FILTER with VALUES on PIXELS (in to out) on CONTEXT's device,
  * under the dispatch CHOICE asks for.  PLAN (or NULL) gets the plan that
  * ran, TIMES (or NULL) the upload, kernel and download times.  FALSE
@@ -76,7 +103,8 @@ typedef struct
 } TlRunBands;
 
 /* As tl_run_filter (), with PIXELS' memory filled and drained band by
- * band as BANDS says (NULL: all at once, as tl_run_filter ()).
+ * band as BANDS says (NULL: all at once, as tl_run_filter ()), and
+ * WATCH (or NULL) told how far it has got.
  */
 gboolean          tl_run_filter_banded   (TlContext        *context,
                                           const TlFilter   *filter,
@@ -84,6 +112,7 @@ gboolean          tl_run_filter_banded   (TlContext        *context,
                                           const TlChoice   *choice,
                                           const TlPixels   *pixels,
                                           const TlRunBands *bands,
+                                          const TlRunWatch *watch,
                                           TlPlan           *plan,
                                           TlRunTimes       *times,
                                           GError          **error);
