@@ -74,6 +74,7 @@ gpointer      cli_reference         (const TlFilter  *filter,
 void          cli_apply_add_tests   (void);     /* cli-apply.c */
 void          cli_bench_add_tests   (void);     /* cli-bench.c */
 void          cli_faults_add_tests  (void);     /* cli-faults.c */
+void          cli_watch_add_tests   (void);     /* cli-watch.c */
 
 G_END_DECLS
 

@@ -217,6 +217,7 @@ main (int    argc,
   cli_bench_add_tests ();
   cli_apply_add_tests ();
   cli_faults_add_tests ();
+  cli_watch_add_tests ();
 
   status = g_test_run ();
   cli_clear ();

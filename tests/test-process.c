@@ -5,7 +5,9 @@
  * in small tiles equals the layer in one piece, bit for bit; a
  * selection's region equals the same pixels of the whole layer's result
  * (its halo comes from the layer); and with no OpenCL device the C
- * reference gives the same pixels as the reference itself.
+ * reference gives the same pixels as the reference itself.  A watched
+ * run gives the same pixels as one unwatched, and a watch that says stop
+ * stops it.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -396,6 +398,124 @@ test_kept_memory (void)
   assert_same (first, tiled, &part, "tiles on kept memory");
 }
 
+/* What a watch heard, and when it says stop (STOP_MS of the run; 0:
+ * never).
+ */
+typedef struct
+{
+  guint   calls;
+  gdouble last_fraction;
+  gdouble last_elapsed_ms;
+  gdouble stop_ms;
+  gint64  stopped_at;
+} Watched;
+
+static gboolean
+watch_run (const TlProgress *progress,
+           gpointer          data)
+{
+  Watched *watched = data;
+
+  g_assert_cmpfloat (progress->fraction, >=, 0.0);
+  g_assert_cmpfloat (progress->fraction, <=, 1.0);
+  g_assert_cmpfloat (progress->elapsed_ms, >=, 0.0);
+  watched->calls++;
+  watched->last_fraction   = progress->fraction;
+  watched->last_elapsed_ms = progress->elapsed_ms;
+  if (watched->stop_ms > 0.0 && progress->elapsed_ms >= watched->stop_ms)
+    {
+      watched->stopped_at = g_get_monotonic_time ();
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Every filter of the registry, watched with launches cut small (many
+ * waits, each a call of the watch): the pixels of a run unwatched, and
+ * the watch told of the end.  The counting pass must leave no trace.
+ */
+static void
+test_watched (void)
+{
+  g_autoptr(GeglBuffer)  layer = layer_of ("R'G'B' u8");
+  const GeglRectangle   *extent = gegl_buffer_get_extent (layer);
+  const TlFilter *const *filters;
+  guint                  n_filters, i;
+
+  g_setenv ("THREADLENS_LAUNCH_MS", "5", TRUE);
+  g_setenv ("THREADLENS_LAUNCH_GROUPS", "1", TRUE);
+  filters = tl_filter_list (&n_filters);
+  for (i = 0; i < n_filters; i++)
+    {
+      g_autoptr(GError)     error   = NULL;
+      g_autofree TlValue   *values  = tl_filter_default_values (filters[i]);
+      g_autoptr(GeglBuffer) plain   = NULL;
+      g_autoptr(GeglBuffer) watched = NULL;
+      Watched               heard   = { 0, };
+      TlProcessReport       report;
+      TlChoice              choice;
+
+      tl_choice_init (&choice);
+      plain   = run (context, filters[i], values, layer, extent, 0, &report);
+      watched = gegl_buffer_new (extent, gegl_buffer_get_format (layer));
+      if (! tl_process_region (context, filters[i], values, &choice, layer,
+                               watched, extent, 0, watch_run, &heard, &report,
+                               &error))
+        g_error ("%s watched: %s", filters[i]->name, error->message);
+      assert_same (plain, watched, extent, filters[i]->name);
+      g_assert_cmpuint (heard.calls, >=, 1);
+      g_assert_cmpfloat (heard.last_fraction, ==, 1.0);
+    }
+  g_unsetenv ("THREADLENS_LAUNCH_MS");
+  g_unsetenv ("THREADLENS_LAUNCH_GROUPS");
+}
+
+/* A run of minutes (bilateral-filter at a radius of 200 on PoCL) stops
+ * within a second of its watch saying so, with TL_ERROR_CANCELLED; the
+ * C reference (at the default radius, in tiles) at the end of the tile
+ * under way.
+ */
+static void
+test_watch_stops (void)
+{
+  const TlFilter       *filter = tl_filter_lookup ("bilateral-filter", NULL);
+  g_autoptr(GeglBuffer) layer  = layer_of ("R'G'B' u8");
+  const GeglRectangle  *extent = gegl_buffer_get_extent (layer);
+  guint                 pass;
+
+  for (pass = 0; pass < 2; pass++)
+    {
+      g_autoptr(GError)     error  = NULL;
+      g_autofree TlValue   *values = tl_filter_default_values (filter);
+      g_autoptr(GeglBuffer) target = gegl_buffer_new (extent,
+                                                      gegl_buffer_get_format (layer));
+      Watched               heard  = { 0, 0.0, 0.0, pass == 0 ? 300.0 : 0.001,
+                                       0 };
+      TlProcessReport       report;
+      TlChoice              choice;
+      gdouble               late_ms;
+
+      if (pass == 0)
+        g_assert_true (tl_filter_set_value (filter, values, "blur-radius",
+                                            "200", NULL));
+      tl_choice_init (&choice);
+      g_assert_false (tl_process_region (pass == 0 ? context : NULL, filter,
+                                         values, &choice, layer, target,
+                                         extent, pass == 0 ? 0 : 64,
+                                         watch_run, &heard, &report, &error));
+      g_assert_error (error, TL_ERROR, TL_ERROR_CANCELLED);
+      g_assert_nonnull (strstr (error->message, "bilateral-filter"));
+      late_ms = (g_get_monotonic_time () - heard.stopped_at) / 1000.0;
+      g_test_message ("%s: stopped at %.0f ms, back %.1f ms later, %u tiles",
+                      pass == 0 ? "OpenCL" : "C reference",
+                      heard.last_elapsed_ms, late_ms, report.tiles);
+      if (pass == 0)
+        g_assert_cmpfloat (late_ms, <, 1000.0);
+      else
+        g_assert_cmpuint (report.tiles, ==, 1);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -447,6 +567,8 @@ main (int    argc,
   g_test_add_func ("/process/bad-region", test_bad_region);
   g_test_add_func ("/process/thin-regions", test_thin_regions);
   g_test_add_func ("/process/kept-memory", test_kept_memory);
+  g_test_add_func ("/process/watched", test_watched);
+  g_test_add_func ("/process/watch-stops", test_watch_stops);
 
   status = g_test_run ();
   tl_context_free (context);

@@ -1,0 +1,184 @@
+/* ThreadLens tests: a long apply on a terminal, watched and stopped.
+ *
+ * threadlens runs on a pseudo-terminal, as in a user's shell: a
+ * bilateral-filter at a radius of 1000 (minutes on PoCL) shows its
+ * progress line, and SIGINT, a second after the line first shows, ends
+ * it within a second with a clear message, the shell's status for an
+ * interrupt and no file written, not even the hidden one a write goes
+ * through.  --quiet, and a stderr that is not a terminal, show no line.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+
+#include "cli-fixtures.h"
+
+/* A threadlens on a terminal: its process and the terminal's master. */
+typedef struct
+{
+  GPid     pid;
+  gint     master;
+  GString *seen;
+  gint     status;
+  gboolean ended;
+} Terminal;
+
+static void
+terminal_start (Terminal           *term,
+                const gchar *const *args)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  const gchar         *bin  = g_getenv ("THREADLENS_BIN");
+  guint                i;
+
+  g_assert_nonnull (bin);
+  g_ptr_array_add (argv, (gpointer) bin);
+  for (i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+
+  memset (term, 0, sizeof (*term));
+  term->seen = g_string_new (NULL);
+  term->pid  = forkpty (&term->master, NULL, NULL, NULL);
+  g_assert_cmpint (term->pid, >=, 0);
+  if (term->pid == 0)
+    {
+      execv (bin, (gchar **) argv->pdata);
+      _exit (127);
+    }
+}
+
+/* Reads what the terminal shows for up to MS, or until the process has
+ * ended (then TRUE) or UNTIL shows (NULL: never).
+ */
+static gboolean
+terminal_read (Terminal    *term,
+               gdouble      ms,
+               const gchar *until)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) (ms * 1000);
+
+  while (! term->ended)
+    {
+      struct pollfd ready = { term->master, POLLIN, 0 };
+      gint64        left  = end - g_get_monotonic_time ();
+      gchar         buffer[4096];
+
+      if (left <= 0 || (until && strstr (term->seen->str, until)))
+        return FALSE;
+      if (poll (&ready, 1, (gint) MIN (left / 1000 + 1, 20)) > 0)
+        {
+          gssize n = read (term->master, buffer, sizeof (buffer));
+
+          if (n > 0)
+            g_string_append_len (term->seen, buffer, n);
+        }
+      if (waitpid (term->pid, &term->status, WNOHANG) == term->pid)
+        term->ended = TRUE;
+    }
+  return TRUE;
+}
+
+static void
+terminal_clear (Terminal *term)
+{
+  if (! term->ended)
+    {
+      kill (term->pid, SIGKILL);
+      waitpid (term->pid, &term->status, 0);
+    }
+  close (term->master);
+  g_string_free (term->seen, TRUE);
+}
+
+/* No file at all in the work folder whose name holds NAME's. */
+static void
+assert_nothing_written (const gchar *name)
+{
+  g_autoptr(GDir) dir  = g_dir_open (cli_work_dir (), 0, NULL);
+  const gchar    *file;
+
+  g_assert_nonnull (dir);
+  while ((file = g_dir_read_name (dir)))
+    if (strstr (file, name))
+      g_error ("%s was written after the interrupt", file);
+}
+
+static void
+test_interrupt (void)
+{
+  g_autofree gchar *photo = cli_photo ("coffee.png");
+  g_autofree gchar *out   = cli_output ("interrupted.png");
+  const gchar      *args[] = { "apply", "bilateral-filter",
+                               "--set", "blur-radius=1000", photo, out, NULL };
+  Terminal          term;
+  gint64            sent;
+  gdouble           ms;
+
+  terminal_start (&term, args);
+  /* The first line waits for the program's build; then a second. */
+  g_assert_false (terminal_read (&term, 60000, "(Ctrl-C stops)"));
+  g_assert_false (terminal_read (&term, 1000, NULL));
+  sent = g_get_monotonic_time ();
+  g_assert_cmpint (kill (term.pid, SIGINT), ==, 0);
+  terminal_read (&term, 5000, NULL);
+  ms = (g_get_monotonic_time () - sent) / 1000.0;
+  g_test_message ("ended %.0f ms after SIGINT; the terminal showed:\n%s", ms,
+                  term.seen->str);
+  g_assert_true (term.ended);
+  g_assert_cmpfloat (ms, <, 1000.0);
+  g_assert_true (WIFEXITED (term.status));
+  g_assert_cmpint (WEXITSTATUS (term.status), ==, 128 + SIGINT);
+  /* At least two progress lines, each over the last, then the message. */
+  g_assert_nonnull (strstr (term.seen->str, "\rbilateral-filter: "));
+  g_assert_nonnull (strstr (strstr (term.seen->str, "\rbilateral-filter: ") + 1,
+                            "\rbilateral-filter: "));
+  g_assert_nonnull (strstr (term.seen->str,
+                            "threadlens: bilateral-filter: interrupted; "
+                            "no output was written"));
+  assert_nothing_written ("interrupted.png");
+  terminal_clear (&term);
+}
+
+/* --quiet on a terminal, and a stderr that is a pipe: no line. */
+static void
+test_quiet (void)
+{
+  g_autofree gchar *photo = cli_photo ("coffee.png");
+  g_autofree gchar *out   = cli_output ("quiet.png");
+  const gchar      *args[] = { "apply", "mean-curvature-blur", "--quiet",
+                               "--set", "iterations=300", photo, out, NULL };
+  g_auto(CliResult) piped = { 0, };
+  Terminal          term;
+
+  terminal_start (&term, args);
+  g_assert_true (terminal_read (&term, 120000, NULL));
+  g_assert_cmpint (WEXITSTATUS (term.status), ==, 0);
+  g_assert_null (strstr (term.seen->str, "Ctrl-C"));
+  g_assert_nonnull (strstr (term.seen->str, "mean-curvature-blur on "));
+  terminal_clear (&term);
+
+  cli_run (&piped, "apply", "mean-curvature-blur", "--set", "iterations=300",
+           photo, out, NULL);
+  g_assert_cmpint (cli_exit_code (&piped), ==, 0);
+  g_assert_null (strstr (piped.err, "Ctrl-C"));
+  g_assert_null (strchr (piped.err, '\r'));
+}
+
+void
+cli_watch_add_tests (void)
+{
+  g_test_add_func ("/cli/interrupt", test_interrupt);
+  g_test_add_func ("/cli/quiet", test_quiet);
+}
