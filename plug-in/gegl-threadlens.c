@@ -601,6 +601,49 @@ tl_gegl_fall_back (TlGeglOp            *op,
   return TRUE;
 }
 
+/* A long computation's progress as the node's "progress" signal, which
+ * GIMP's filter tool shows in its status bar, its text GIMP's own: 0.0
+ * starts the bar, 1.0 ends it, values between move it (GIMP 2.10 and 3
+ * alike).  A computation under TL_GEGL_PROGRESS_MS (most chunks) shows
+ * none, rather than a bar that flashes chunk by chunk.
+ */
+#define TL_GEGL_PROGRESS_MS 500
+
+typedef struct
+{
+  GeglOperation *operation;
+  gint64         start;
+  gboolean       shown;
+} TlGeglProgress;
+
+static void
+tl_gegl_progress (gdouble      fraction,
+                  const gchar *message,
+                  gpointer     data)
+{
+  TlGeglProgress *progress = data;
+
+  if (! progress->shown)
+    {
+      if (g_get_monotonic_time () - progress->start <
+          TL_GEGL_PROGRESS_MS * 1000)
+        return;
+      progress->shown = TRUE;
+      gegl_operation_progress (progress->operation, 0.0, NULL);
+    }
+  /* Neither end of the bar's range: those start and end it. */
+  gegl_operation_progress (progress->operation,
+                           CLAMP (fraction, 0.001, 0.999), NULL);
+}
+
+static void
+tl_gegl_progress_end (TlGeglProgress *progress)
+{
+  if (progress->shown)
+    gegl_operation_progress (progress->operation, 1.0, NULL);
+  progress->shown = FALSE;
+}
+
 /* FILTER over ROI of INPUT at LEVEL into OUTPUT, in SETTINGS. */
 static gboolean
 tl_gegl_filter_region (TlGeglOp             *op,
@@ -621,6 +664,7 @@ tl_gegl_filter_region (TlGeglOp             *op,
   g_autofree guint8   *pixels  = NULL;
   g_autoptr(GError)    failed  = NULL;
   GeglRectangle        region;  /* ROI within the scaled input */
+  TlGeglProgress       progress;
   gsize                n_pixels;
   gboolean             ok;
 
@@ -662,8 +706,12 @@ tl_gegl_filter_region (TlGeglOp             *op,
       target = gegl_buffer_new (roi, format);
     }
 
-  ok = tl_host_process (settings, klass->filter, source, target, roi, NULL,
-                        NULL, NULL, &warning, &failed);
+  progress.operation = operation;
+  progress.start     = g_get_monotonic_time ();
+  progress.shown     = FALSE;
+  ok = tl_host_process (settings, klass->filter, source, target, roi,
+                        tl_gegl_progress, &progress, NULL, &warning, &failed);
+  tl_gegl_progress_end (&progress);
   if (! ok && tl_gegl_driver_failed (failed))
     ok = tl_gegl_fall_back (op, source, target, roi, settings, failed);
   else if (warning)

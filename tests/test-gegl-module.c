@@ -274,6 +274,62 @@ test_chunks (void)
     }
 }
 
+static void
+hear_progress (GeglNode *node,
+               gdouble   value,
+               GArray   *heard)
+{
+  g_array_append_val (heard, value);
+}
+
+/* A long computation in-core (mean-curvature-blur at 500 iterations,
+ * seconds on PoCL) tells the node's "progress", as GIMP's filter tool
+ * hears it: 0.0 first (GIMP starts its bar), values strictly between
+ * that never step back, 1.0 last (GIMP ends the bar).  A short one (the
+ * default) tells none.
+ */
+static void
+test_progress (void)
+{
+  const TlFilter       *filter = tl_filter_lookup ("mean-curvature-blur", NULL);
+  g_autofree TlValue   *values = tl_filter_default_values (filter);
+  g_autoptr(GeglBuffer) layer  = layer_of ("R'G'B' u8");
+  guint                 pass;
+
+  for (pass = 0; pass < 2; pass++)
+    {
+      g_autoptr(GeglNode)   graph  = NULL;
+      g_autoptr(GeglBuffer) result = NULL;
+      g_autoptr(GArray)     heard  = g_array_new (FALSE, FALSE, sizeof (gdouble));
+      GeglNode             *op;
+      guint                 n, i;
+
+      values[0].v[0] = pass == 0 ? 500 : 2;
+      graph = graph_for (&op, filter->name, layer);
+      set_values (op, filter, values);
+      g_signal_connect (op, "progress", G_CALLBACK (hear_progress), heard);
+      result = render (op, layer, gegl_buffer_get_extent (layer), 1.0);
+      n = heard->len;
+      g_test_message ("%s at %g iterations: %u progress signals",
+                      filter->name, values[0].v[0], n);
+      if (pass == 1)
+        {
+          g_assert_cmpuint (n, ==, 0);
+          continue;
+        }
+      g_assert_cmpuint (n, >=, 4);
+      g_assert_cmpfloat (g_array_index (heard, gdouble, 0), ==, 0.0);
+      for (i = 1; i + 1 < n; i++)
+        {
+          g_assert_cmpfloat (g_array_index (heard, gdouble, i), >,  0.0);
+          g_assert_cmpfloat (g_array_index (heard, gdouble, i), <,  1.0);
+          g_assert_cmpfloat (g_array_index (heard, gdouble, i), >=,
+                             g_array_index (heard, gdouble, i - 1));
+        }
+      g_assert_cmpfloat (g_array_index (heard, gdouble, n - 1), ==, 1.0);
+    }
+}
+
 /* GIMP's canvas at a zoom: one graph drawn chunk by chunk, CHUNK_W x
  * CHUNK_H, row after row, as GIMP's projection asks, each chunk blitted
  * at LEVEL's scale (GEGL keeps the node's cache between them).  CALLS
@@ -1231,6 +1287,7 @@ main (int    argc,
   g_test_add_func ("/gegl-module/blocks", test_blocks);
   g_test_add_func ("/gegl-module/display-hints", test_display_hints);
   g_test_add_func ("/gegl-module/chunks", test_chunks);
+  g_test_add_func ("/gegl-module/progress", test_progress);
   g_test_add_func ("/gegl-module/level-1", test_level);
   g_test_add_func ("/gegl-module/thread-map", test_thread_map);
   g_test_add_func ("/gegl-module/refused-dispatch", test_refused);
