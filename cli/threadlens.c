@@ -3,7 +3,7 @@
  *   threadlens devices [--json]
  *   threadlens list-filters [--json]
  *   threadlens plan --size WxH [dispatch options] (--device SPEC [--filter F] [--storage S] | --simd-width P --max-threads M)
- *   threadlens apply FILTER [--set NAME=VALUE]... [dispatch options] [--quiet] IN OUT
+ *   threadlens apply FILTER [--set NAME=VALUE]... [dispatch options] [--quiet] [--dry-run] IN OUT
  *   threadlens bench FILTER [--set ...] [dispatch options] [--runs N] IN
  *   threadlens overlay --by MODE [--style STYLE] [--opacity A] [dispatch options]
  *                      [--dump-ids FILE.json] IN OUT
@@ -23,6 +23,7 @@
 
 #include "tl-cl.h"
 #include "tl-error.h"
+#include "tl-estimate.h"
 #include "tl-filter.h"
 #include "tl-image.h"
 #include "tl-overlay.h"
@@ -415,15 +416,94 @@ cli_read_filter (const gchar *name,
   return filter;
 }
 
-static gboolean cli_quiet = FALSE;
+static gboolean cli_quiet   = FALSE;
+static gboolean cli_dry_run = FALSE;
 
 static GOptionEntry cli_apply_entries[] =
 {
   { "quiet", 'q', 0, G_OPTION_ARG_NONE, &cli_quiet,
     N_("No progress line (there is none where stderr is not a terminal)"),
     NULL },
+  { "dry-run", 'n', 0, G_OPTION_ARG_NONE, &cli_dry_run,
+    N_("Say how long the filter would take, from the first pieces of its "
+       "run, and write nothing"), NULL },
   { NULL }
 };
+
+/* --dry-run: the expected time of FILTER over SOURCE, told; OUT is not
+ * written.
+ */
+static gint
+cli_dry_run_apply (TlContext      *context,
+                   const TlFilter *filter,
+                   const TlValue  *values,
+                   const TlChoice *choice,
+                   GeglBuffer     *source)
+{
+  g_autoptr(GError)    error  = NULL;
+  g_autofree gchar    *text   = NULL;
+  const GeglRectangle *extent = gegl_buffer_get_extent (source);
+  const gchar         *device = context ? tl_context_get_device (context)->name
+                                        : NULL;
+  TlEstimate           estimate;
+
+  if (! tl_estimate_region (context, filter, values, choice, source, extent,
+                            &estimate, &error))
+    return cli_fail (g_steal_pointer (&error));
+
+  if (cli_dispatch.json)
+    {
+      JsonBuilder *builder = json_builder_new ();
+      JsonNode    *node;
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "filter");
+      json_builder_add_string_value (builder, filter->name);
+      json_builder_set_member_name (builder, "device");
+      if (device)
+        json_builder_add_string_value (builder, device);
+      else
+        json_builder_add_null_value (builder);
+      json_builder_set_member_name (builder, "estimate_ms");
+      json_builder_add_double_value (builder, estimate.ms);
+      json_builder_set_member_name (builder, "long");
+      json_builder_add_boolean_value (builder,
+                                      estimate.ms > TL_ESTIMATE_LONG_MS);
+      json_builder_set_member_name (builder, "trial_side");
+      json_builder_add_int_value (builder, estimate.trial_side);
+      json_builder_set_member_name (builder, "trial_ms");
+      json_builder_add_double_value (builder, estimate.trial_ms);
+      json_builder_end_object (builder);
+      node = json_builder_get_root (builder);
+      g_object_unref (builder);
+      cli_print_json (node);
+      return EXIT_SUCCESS;
+    }
+
+  text = tl_estimate_text (&estimate);
+  if (device)
+    /* TRANSLATORS: FILTER on DEVICE: an expected time ("about 41 min"),
+     * the image's width and height, the ms of the run it was measured
+     * over.
+     */
+    g_print (_("%s on %s: %s for %dx%d pixels (measured over the run's "
+               "first %.0f ms); nothing written\n"), filter->name, device,
+             text, extent->width, extent->height, estimate.trial_ms);
+  else
+    /* TRANSLATORS: FILTER: an expected time ("about 41 min"), the
+     * image's width and height, the side of the square it was timed on.
+     */
+    g_print (_("%s on the CPU (C reference): %s for %dx%d pixels (from a "
+               "trial on %ux%u); nothing written\n"), filter->name, text,
+             extent->width, extent->height,
+             MIN (estimate.trial_side, (guint) extent->width),
+             MIN (estimate.trial_side, (guint) extent->height));
+  if (estimate.ms > TL_ESTIMATE_LONG_MS)
+    /* TRANSLATORS: after an expected time over 2 s */
+    g_print (_("That is long: the run shows its progress on a terminal, and "
+               "Ctrl-C stops it.\n"));
+  return EXIT_SUCCESS;
+}
 
 static gint
 cli_apply (gint    argc,
@@ -488,6 +568,8 @@ cli_apply (gint    argc,
    * in tiles when it is too big for the device's buffers.
    */
   source = tl_image_get_buffer (image);
+  if (cli_dry_run)
+    return cli_dry_run_apply (context, filter, values, &choice, source);
   target = gegl_buffer_new (gegl_buffer_get_extent (source),
                             gegl_buffer_get_format (source));
   if (! tl_process_region (context, filter, values, &choice, source, target,

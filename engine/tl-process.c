@@ -684,28 +684,37 @@ typedef struct
   gint64      start;
 } TlProcessWatch;
 
-/* PROGRESS of the tile under way (after the last: 0 of the next), told
- * as the whole region's: later tiles expected to take as long as those
- * before.
+/* PROGRESS of the tile under way, told as the whole region's: later
+ * tiles expected to take as long as this one will.
  */
 static gboolean
 tl_process_watch_tile (const TlProgress *progress,
                        gpointer          data)
 {
   TlProcessWatch *tiles = data;
-  TlProgress      whole;
-  gdouble         left  = tiles->total - tiles->done - progress->fraction;
+  TlProgress      whole = *progress;
+  guint           after = tiles->total - tiles->done - 1;
+
+  whole.elapsed_ms = (g_get_monotonic_time () - tiles->start) / 1000.0;
+  whole.fraction   = MIN ((tiles->done + progress->fraction) /
+                          MAX (tiles->total, 1), 1.0);
+  if (progress->remaining_ms >= 0.0)
+    whole.remaining_ms = progress->remaining_ms +
+                         after * (progress->elapsed_ms + progress->remaining_ms);
+  return tiles->func (&whole, tiles->data);
+}
+
+/* Between tiles: DONE of them took the time so far. */
+static gboolean
+tl_process_watch_between (TlProcessWatch *tiles)
+{
+  TlProgress whole = { 0, };
 
   whole.elapsed_ms   = (g_get_monotonic_time () - tiles->start) / 1000.0;
-  whole.fraction     = MIN ((tiles->done + progress->fraction) /
-                            MAX (tiles->total, 1), 1.0);
-  if (tiles->total <= 1)
-    whole.remaining_ms = progress->remaining_ms;
-  else if (tiles->done + progress->fraction > 0.0)
-    whole.remaining_ms = whole.elapsed_ms * left /
-                         (tiles->done + progress->fraction);
-  else
-    whole.remaining_ms = -1.0;
+  whole.fraction     = (gdouble) tiles->done / MAX (tiles->total, 1);
+  whole.remaining_ms = whole.elapsed_ms / MAX (tiles->done, 1) *
+                       (tiles->total - tiles->done);
+  whole.settled      = TRUE;
   return tiles->func (&whole, tiles->data);
 }
 
@@ -794,9 +803,7 @@ tl_process_region (TlContext           *context,
          */
         if (watch)
           {
-            TlProgress whole = { 0.0, 0.0, 0.0 };
-
-            if (! tl_process_watch_tile (&whole, &tiles))
+            if (! tl_process_watch_between (&tiles))
               {
                 /* TRANSLATORS: %s is a filter's name. */
                 g_set_error (error, TL_ERROR, TL_ERROR_CANCELLED,

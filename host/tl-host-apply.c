@@ -298,7 +298,8 @@ tl_host_apply (const TlHostGimp     *gimp,
     {
       shadow = gimp->get_shadow (drawable);
       ok = tl_host_process (settings, filter, source, shadow, &region,
-                            gimp->progress, NULL, &overlay, &warning, error);
+                            gimp->progress, NULL, &overlay, NULL, &warning,
+                            error);
       if (ok)
         gegl_buffer_flush (shadow);
       g_object_unref (shadow);

@@ -797,11 +797,11 @@ tl_host_tile_progress (const TlProgress *progress,
     /* TRANSLATORS: a progress message, then the seconds left. */
     text = g_strdup_printf (_("%s (about %.0f s left)"), tiles->message,
                             progress->remaining_ms / 1000.0);
-  tl_host_report (tiles->progress, tiles->data,
-                  0.1 + 0.8 * progress->fraction,
+  tl_host_report (NULL, NULL, 0.1 + 0.8 * progress->fraction,
                   text ? text : tiles->message);
-  /* GIMP stops a plug-in by ending its process, not by asking. */
-  return TRUE;
+  return tiles->progress == NULL ||
+         tiles->progress (0.1 + 0.8 * progress->fraction,
+                          text ? text : tiles->message, tiles->data);
 }
 
 /* Filters REGION of SOURCE into the same place of TARGET, in tiles when
@@ -823,6 +823,7 @@ tl_host_process (const TlHostSettings *settings,
                  TlHostProgress        progress,
                  gpointer              progress_data,
                  TlHostOverlay        *overlay,
+                 TlProcessReport      *report,
                  gchar               **warning,
                  GError              **error)
 {
@@ -830,7 +831,7 @@ tl_host_process (const TlHostSettings *settings,
   g_autofree gchar    *message = NULL;
   gboolean             map     = overlay && settings->overlay > 0;
   TlHostTileProgress   tiles;
-  TlProcessReport      report;
+  TlProcessReport      own;
   TlChoice             choice;
 
   g_return_val_if_fail (settings != NULL && filter != NULL, FALSE);
@@ -861,6 +862,8 @@ tl_host_process (const TlHostSettings *settings,
                                  tl_context_get_device (context)->name);
     }
 
+  if (report == NULL)
+    report = &own;
   tiles.progress = progress;
   tiles.data     = progress_data;
   tiles.message  = message;
@@ -868,16 +871,16 @@ tl_host_process (const TlHostSettings *settings,
   tl_host_report (progress, progress_data, 0.1, message);
   if (! tl_process_region (context, filter, settings->values, &choice, source,
                            target, region, tl_process_tile_setting (),
-                           tl_host_tile_progress, &tiles, &report, error))
+                           tl_host_tile_progress, &tiles, report, error))
     return FALSE;
   g_debug ("%u tile(s) in %s storage; read %.1f ms, upload %.1f ms, "
            "kernels %.1f ms in %u launches (the longest %.1f ms), download "
            "%.1f ms, write %.1f ms; on the device %.1f ms of wall clock, the "
-           "region %.1f ms", report.tiles, report.storage, report.read_ms,
-           report.times.upload_ms, report.times.kernel_ms,
-           report.times.launches, report.times.longest_ms,
-           report.times.download_ms, report.write_ms, report.device_ms,
-           report.region_ms);
+           "region %.1f ms", report->tiles, report->storage, report->read_ms,
+           report->times.upload_ms, report->times.kernel_ms,
+           report->times.launches, report->times.longest_ms,
+           report->times.download_ms, report->write_ms, report->device_ms,
+           report->region_ms);
 
   if (map)
     {

@@ -16,6 +16,7 @@
 
 #include "tl-filter.h"
 #include "tl-plan.h"
+#include "tl-process.h"
 #include "tl-tune.h"
 
 G_BEGIN_DECLS
@@ -89,9 +90,14 @@ typedef struct
   gchar         *legend;
 } TlHostOverlay;
 
-typedef void (* TlHostProgress) (gdouble      fraction,
-                                 const gchar *message,
-                                 gpointer     data);
+/* FRACTION of a host's work done, MESSAGE saying what it is.  FALSE
+ * stops the filter's run (TL_ERROR_CANCELLED): the dialog's preview,
+ * when its run is stale.  GIMP's hosts always go on: GIMP stops a
+ * plug-in by ending its process, not by asking.
+ */
+typedef gboolean (* TlHostProgress) (gdouble      fraction,
+                                     const gchar *message,
+                                     gpointer     data);
 
 /* What a host does to GIMP's image: each is one or two libgimp calls,
  * which differ between GIMP 2.10 (IDs) and 3 (objects) in types only.
@@ -359,11 +365,12 @@ gboolean         tl_host_apply            (const TlHostGimp     *gimp,
 
 /* Filters REGION of SOURCE into the same place of TARGET (not SOURCE),
  * in tiles where it is big, the halo read from SOURCE.  PROGRESS (or
- * NULL) gets PROGRESS_DATA.  With an overlay in SETTINGS and OVERLAY
- * given, OVERLAY gets the thread map of the same dispatch.  With no
- * OpenCL platform at all the C reference runs, and WARNING (when given;
- * free with g_free ()) says so.  FALSE with ERROR, TARGET then maybe
- * partly written.
+ * NULL) gets PROGRESS_DATA, while the kernels run too.  With an overlay
+ * in SETTINGS and OVERLAY given, OVERLAY gets the thread map of the same
+ * dispatch.  REPORT (or NULL) gets the run's times.  With no OpenCL
+ * platform at all the C reference runs, and WARNING (when given; free
+ * with g_free ()) says so.  FALSE with ERROR, TARGET then maybe partly
+ * written.
  */
 gboolean         tl_host_process          (const TlHostSettings *settings,
                                            const TlFilter       *filter,
@@ -373,6 +380,7 @@ gboolean         tl_host_process          (const TlHostSettings *settings,
                                            TlHostProgress        progress,
                                            gpointer              progress_data,
                                            TlHostOverlay        *overlay,
+                                           TlProcessReport      *report,
                                            gchar               **warning,
                                            GError              **error);
 

@@ -616,7 +616,7 @@ typedef struct
   gboolean       shown;
 } TlGeglProgress;
 
-static void
+static gboolean
 tl_gegl_progress (gdouble      fraction,
                   const gchar *message,
                   gpointer     data)
@@ -627,13 +627,15 @@ tl_gegl_progress (gdouble      fraction,
     {
       if (g_get_monotonic_time () - progress->start <
           TL_GEGL_PROGRESS_MS * 1000)
-        return;
+        return TRUE;
       progress->shown = TRUE;
       gegl_operation_progress (progress->operation, 0.0, NULL);
     }
   /* Neither end of the bar's range: those start and end it. */
   gegl_operation_progress (progress->operation,
                            CLAMP (fraction, 0.001, 0.999), NULL);
+  /* GIMP's cancel never reaches an operation: it stops between chunks. */
+  return TRUE;
 }
 
 static void
@@ -710,7 +712,8 @@ tl_gegl_filter_region (TlGeglOp             *op,
   progress.start     = g_get_monotonic_time ();
   progress.shown     = FALSE;
   ok = tl_host_process (settings, klass->filter, source, target, roi,
-                        tl_gegl_progress, &progress, NULL, &warning, &failed);
+                        tl_gegl_progress, &progress, NULL, NULL, &warning,
+                        &failed);
   tl_gegl_progress_end (&progress);
   if (! ok && tl_gegl_driver_failed (failed))
     ok = tl_gegl_fall_back (op, source, target, roi, settings, failed);

@@ -211,13 +211,14 @@ threadlens2_read_params (const TlFilter   *filter,
   return ok;
 }
 
-static void
+static gboolean
 threadlens2_progress (gdouble      fraction,
                       const gchar *message,
                       gpointer     data)
 {
   gimp_progress_set_text (message);
   gimp_progress_update (fraction);
+  return TRUE;
 }
 
 /* Last values are kept per procedure; a stored block of another size

@@ -487,13 +487,14 @@ threadlens3_dialog (GimpProcedure       *procedure,
   return run;
 }
 
-static void
+static gboolean
 threadlens3_progress (gdouble      fraction,
                       const gchar *message,
                       gpointer     data)
 {
   gimp_progress_set_text (message);
   gimp_progress_update (fraction);
+  return TRUE;
 }
 
 /* The image operations tl_host_apply () needs, in libgimp-3.0 terms:

@@ -6,6 +6,8 @@
  * it within a second with a clear message, the shell's status for an
  * interrupt and no file written, not even the hidden one a write goes
  * through.  --quiet, and a stderr that is not a terminal, show no line.
+ * --dry-run's estimate is near the run's own time, calls minutes long,
+ * and writes nothing.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -176,9 +178,83 @@ test_quiet (void)
   g_assert_null (strchr (piped.err, '\r'));
 }
 
+/* A run's --dry-run estimate: its JSON, with nothing written. */
+static gdouble
+estimate_of (const gchar *photo,
+             const gchar *out,
+             const gchar *filter,
+             const gchar *setting,
+             gboolean    *is_long)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_auto(CliResult)     r      = { 0, };
+  JsonObject           *object;
+
+  cli_run (&r, "apply", filter, "--set", setting, "--dry-run", "--json",
+           photo, out, NULL);
+  g_assert_cmpint (cli_exit_code (&r), ==, 0);
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+  object   = cli_parse_object (parser, r.out);
+  *is_long = json_object_get_boolean_member (object, "long");
+  return json_object_get_double_member (object, "estimate_ms");
+}
+
+/* The estimate of runs of about a second (their kernels' time, as
+ * `apply --json` reports it) is within a factor of 4 of it: it errs high
+ * where the first pieces cost more than the average (the padded margin
+ * of mean-curvature-blur's steps is cheap, and comes later), by 2 to 3
+ * times.  A bilateral-filter at a radius of 1000 (an hour on PoCL) is
+ * called long after a few seconds.
+ */
+static void
+test_dry_run (void)
+{
+  static const gchar *const runs[][2] =
+  {
+    { "mean-curvature-blur", "iterations=300" },
+    { "snn-mean",            "radius=30" },
+    { "median-blur",         "radius=60" },
+  };
+  g_autofree gchar *photo = cli_photo ("coffee.png");
+  g_autofree gchar *out   = cli_output ("dry-run.png");
+  gboolean          is_long;
+  gdouble           ms;
+  gint64            start;
+  guint             i;
+
+  for (i = 0; i < G_N_ELEMENTS (runs); i++)
+    {
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_auto(CliResult)     r      = { 0, };
+      gdouble               ran;
+
+      ms = estimate_of (photo, out, runs[i][0], runs[i][1], &is_long);
+      cli_run (&r, "apply", runs[i][0], "--set", runs[i][1], "--json",
+               photo, out, NULL);
+      g_assert_cmpint (cli_exit_code (&r), ==, 0);
+      ran = json_object_get_double_member (cli_parse_object (parser, r.out),
+                                           "kernel_ms");
+      g_test_message ("%s %s: estimated %.0f ms, ran %.0f ms", runs[i][0],
+                      runs[i][1], ms, ran);
+      g_assert_cmpfloat (ms, >, ran / 4.0);
+      g_assert_cmpfloat (ms, <, ran * 4.0);
+      g_assert_cmpint (g_unlink (out), ==, 0);
+    }
+
+  start = g_get_monotonic_time ();
+  ms = estimate_of (photo, out, "bilateral-filter", "blur-radius=1000",
+                    &is_long);
+  g_test_message ("bilateral-filter blur-radius=1000: estimated %.0f s in "
+                  "%.1f s", ms / 1000.0,
+                  (g_get_monotonic_time () - start) / 1e6);
+  g_assert_true (is_long);
+  g_assert_cmpfloat (ms, >, 60000.0);
+}
+
 void
 cli_watch_add_tests (void)
 {
   g_test_add_func ("/cli/interrupt", test_interrupt);
   g_test_add_func ("/cli/quiet", test_quiet);
+  g_test_add_func ("/cli/dry-run", test_dry_run);
 }

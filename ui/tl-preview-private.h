@@ -14,6 +14,16 @@
 
 G_BEGIN_DECLS
 
+/* A run in flight, as the worker and the widget both see it (shared,
+ * g_atomic_rc_box): how far it has got, and whether it should stop.
+ */
+typedef struct
+{
+  gint stop;              /* atomic: the run is stale, or nobody waits */
+  gint permille;          /* atomic: of the run done */
+  gint elapsed_ms;        /* atomic */
+} TlPreviewWatch;
+
 struct _TlPreview
 {
   GtkBox           parent_instance;
@@ -51,9 +61,13 @@ struct _TlPreview
   GeglRectangle    overlay_area;
   gchar           *error;
   gdouble          ms;
+  gdouble          region_ms;       /* the whole region's expected time */
   guint            renders;
 
   guint            timeout_id;
+  guint            progress_id;     /* the status's refresh while running */
+  TlPreviewWatch  *watch;           /* the run in flight's, or NULL */
+  GeglRectangle    running_area;    /* where it runs the kernels */
   gboolean         running;
   gboolean         dirty;
   gboolean         disposed;
@@ -67,6 +81,7 @@ struct _TlPreview
 void tl_preview_run_update_status (TlPreview *self);
 void tl_preview_run_queue         (TlPreview *self,
                                    guint      delay);
+void tl_preview_run_halt          (TlPreview *self);
 
 G_END_DECLS
 

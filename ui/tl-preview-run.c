@@ -1,6 +1,9 @@
 /* ThreadLens dialog: the preview's runs: the real kernels on the visible
  * part of the layer (tl_host_process () into a scratch buffer), one at a
- * time in a worker thread, and the status line that tells of them.
+ * time in a worker thread, and the status line that tells of them: how
+ * far a long run has got and, from the kernels' time on the visible
+ * part, how long the whole region would take.  A run made stale by a
+ * change, or by the dialog's end, stops at the engine's next check.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
@@ -11,8 +14,13 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "tl-error.h"
+#include "tl-estimate.h"
 #include "tl-preview-private.h"
 #include "tl-probe.h"
+
+/* The status line's refresh while a run is in flight. */
+#define TL_PREVIEW_RUN_STATUS_MS 250
 
 /* One preview run, handed to the worker thread and back. */
 typedef struct
@@ -30,6 +38,10 @@ typedef struct
   gchar           *legend;
   gchar           *error;
   gdouble          ms;
+  gdouble          kernel_ms;       /* the kernels' (the C reference's) */
+  gboolean         stopped;
+  TlPreviewWatch  *watch;
+  gint64           start;
 } TlPreviewRunJob;
 
 static void
@@ -43,7 +55,25 @@ tl_preview_run_job_free (gpointer data)
   g_clear_pointer (&job->overlay, cairo_surface_destroy);
   g_free (job->legend);
   g_free (job->error);
+  g_atomic_rc_box_release (job->watch);
   g_free (job);
+}
+
+/* In the worker: the host's bar runs from 0.1 to 0.9 while the kernels
+ * run.
+ */
+static gboolean
+tl_preview_run_progress (gdouble      fraction,
+                         const gchar *message,
+                         gpointer     data)
+{
+  TlPreviewRunJob *job = data;
+
+  g_atomic_int_set (&job->watch->permille,
+                    (gint) CLAMP ((fraction - 0.1) / 0.8 * 1000.0, 0.0, 1000.0));
+  g_atomic_int_set (&job->watch->elapsed_ms,
+                    (gint) ((g_get_monotonic_time () - job->start) / 1000));
+  return ! g_atomic_int_get (&job->watch->stop);
 }
 
 static cairo_surface_t *
@@ -102,7 +132,7 @@ tl_preview_run_thread (GTask        *task,
   TlHostOverlay  overlay = { { 0, } };
   GeglBuffer    *scratch = NULL;
   GError        *error   = NULL;
-  gint64         start;
+  TlProcessReport report;
   gboolean       ok;
 
   if (job->visible.width > 0 && job->visible.height > 0)
@@ -114,14 +144,17 @@ tl_preview_run_thread (GTask        *task,
       return;
     }
 
-  start = g_get_monotonic_time ();
+  job->start = g_get_monotonic_time ();
   tl_probe_lock ();
   if (job->filter)
     {
       scratch = gegl_buffer_new (&job->work, babl_format (job->filter->format));
       ok = tl_host_process (&job->settings, job->filter, job->source,
-                            scratch, &job->work, NULL, NULL, &overlay,
-                            NULL, &error);
+                            scratch, &job->work, tl_preview_run_progress, job,
+                            &overlay, &report, NULL, &error);
+      if (ok)
+        job->kernel_ms = report.on_cpu ? report.region_ms :
+                                         report.times.kernel_ms;
     }
   else
     {
@@ -129,7 +162,7 @@ tl_preview_run_thread (GTask        *task,
                                NULL, NULL, &overlay, &error);
     }
   tl_probe_unlock ();
-  job->ms = (g_get_monotonic_time () - start) / 1000.0;
+  job->ms = (g_get_monotonic_time () - job->start) / 1000.0;
 
   if (ok)
     {
@@ -141,6 +174,10 @@ tl_preview_run_thread (GTask        *task,
           job->overlay_area = overlay.area;
           job->legend       = g_strdup (overlay.legend);
         }
+    }
+  else if (g_error_matches (error, TL_ERROR, TL_ERROR_CANCELLED))
+    {
+      job->stopped = TRUE;
     }
   else
     {
@@ -243,6 +280,66 @@ tl_preview_run_work_area (TlPreview           *self,
     }
 }
 
+/* The region's pixels over WORK's: how much longer the whole region
+ * takes than a run on WORK.
+ */
+static gdouble
+tl_preview_run_scale (TlPreview           *self,
+                      const GeglRectangle *work)
+{
+  return ((gdouble) self->region.width * self->region.height) /
+         MAX ((gdouble) work->width * work->height, 1.0);
+}
+
+/* A run in flight: how far it has got, and once that says something,
+ * the whole region's expected time.
+ */
+static gchar *
+tl_preview_run_running_text (TlPreview *self)
+{
+  gint permille, elapsed_ms;
+
+  if (self->watch == NULL)
+    return g_strdup (_("Running the kernels…"));
+  permille   = g_atomic_int_get (&self->watch->permille);
+  elapsed_ms = g_atomic_int_get (&self->watch->elapsed_ms);
+  if (elapsed_ms < 500)
+    return g_strdup (_("Running the kernels…"));
+  if (permille >= 20)
+    {
+      TlEstimate        estimate = { 0.0, 0, 0.0, 0.0 };
+      g_autofree gchar *time     = NULL;
+
+      estimate.ms = elapsed_ms * 1000.0 / permille *
+                    tl_preview_run_scale (self, &self->running_area);
+      time = tl_estimate_text (&estimate);
+      /* TRANSLATORS: the preview's run: percent done, seconds so far,
+       * and the whole region's expected time ("about 41 min").
+       */
+      return g_strdup_printf (_("Running the kernels… %.0f%%, %.1f s; the "
+                                "whole region: %s."), permille / 10.0,
+                              elapsed_ms / 1000.0, time);
+    }
+  /* TRANSLATORS: the preview's run: the seconds so far. */
+  return g_strdup_printf (_("Running the kernels… %.1f s"),
+                          elapsed_ms / 1000.0);
+}
+
+static gboolean
+tl_preview_run_refresh (gpointer data)
+{
+  tl_preview_run_update_status (data);
+  return G_SOURCE_CONTINUE;
+}
+
+/* The run in flight, if any, is told to stop: stale, or nobody waits. */
+void
+tl_preview_run_halt (TlPreview *self)
+{
+  if (self->watch)
+    g_atomic_int_set (&self->watch->stop, 1);
+}
+
 void
 tl_preview_run_update_status (TlPreview *self)
 {
@@ -253,16 +350,36 @@ tl_preview_run_update_status (TlPreview *self)
   else if (! self->runnable)
     text = g_strdup (_("No preview: these choices cannot run."));
   else if (self->running)
-    text = g_strdup (_("Running the kernels…"));
+    text = tl_preview_run_running_text (self);
   else if (self->error)
     text = g_strdup_printf (_("Preview failed: %s"), self->error);
   else if (self->filtered == NULL && self->overlay == NULL)
     text = g_strdup (_("The visible part is outside the region."));
-  else
+  else if (self->region_ms < 1000.0)
     /* TRANSLATORS: the size of the preview's run and its time. */
     text = g_strdup_printf (_("Ran on %d × %d pixels in %.0f ms."),
                             self->filtered_area.width,
                             self->filtered_area.height, self->ms);
+  else
+    {
+      TlEstimate        estimate = { self->region_ms, 0, 0.0, 0.0 };
+      g_autofree gchar *time     = tl_estimate_text (&estimate);
+
+      if (self->region_ms > TL_ESTIMATE_LONG_MS)
+        /* TRANSLATORS: the size of the preview's run, its time, and the
+         * whole region's expected time ("about 41 min").
+         */
+        text = g_strdup_printf (_("Ran on %d × %d pixels in %.0f ms; the "
+                                  "whole region: %s, a long run."),
+                                self->filtered_area.width,
+                                self->filtered_area.height, self->ms, time);
+      else
+        /* TRANSLATORS: as above, for a run that is not long. */
+        text = g_strdup_printf (_("Ran on %d × %d pixels in %.0f ms; the "
+                                  "whole region: %s."),
+                                self->filtered_area.width,
+                                self->filtered_area.height, self->ms, time);
+    }
 
   gtk_label_set_text (GTK_LABEL (self->status), text);
   gtk_widget_set_tooltip_text (self->status, text);
@@ -287,7 +404,21 @@ tl_preview_run_done (GObject      *source_object,
     return;
 
   self->running = FALSE;
-  if (! self->disposed)
+  if (self->progress_id)
+    {
+      g_source_remove (self->progress_id);
+      self->progress_id = 0;
+    }
+  g_clear_pointer (&self->watch, g_atomic_rc_box_release);
+  if (job->stopped && ! self->disposed)
+    {
+      /* What the last whole run showed stays until the next is done. */
+      if (self->dirty)
+        tl_preview_run_start (self);
+      else
+        tl_preview_run_update_status (self);
+    }
+  else if (! self->disposed)
     {
       g_clear_pointer (&self->original, cairo_surface_destroy);
       g_clear_pointer (&self->filtered, cairo_surface_destroy);
@@ -304,6 +435,9 @@ tl_preview_run_done (GObject      *source_object,
       gtk_widget_set_tooltip_text (self->area, job->legend ? job->legend :
                                    _("Drag to move the view; scroll to zoom."));
       self->ms            = job->ms;
+      self->region_ms     = job->filter ? job->kernel_ms *
+                                          tl_preview_run_scale (self, &job->work)
+                                        : 0.0;
       self->renders++;
 
       tl_preview_run_update_status (self);
@@ -328,7 +462,9 @@ tl_preview_run_start (TlPreview *self)
 
   if (self->running)
     {
+      /* The run in flight is stale: it stops, and its end starts this. */
       self->dirty = TRUE;
+      tl_preview_run_halt (self);
       return;
     }
   self->dirty = FALSE;
@@ -347,8 +483,13 @@ tl_preview_run_start (TlPreview *self)
   if (job->run)
     tl_preview_run_work_area (self, &job->visible, &job->work);
 
+  job->watch         = g_atomic_rc_box_new0 (TlPreviewWatch);
+  self->watch        = g_atomic_rc_box_acquire (job->watch);
+  self->running_area = job->work;
   self->running = TRUE;
   tl_preview_run_update_status (self);
+  self->progress_id = g_timeout_add (TL_PREVIEW_RUN_STATUS_MS,
+                                     tl_preview_run_refresh, self);
 
   /* A weak reference: the worker must never drop the widget's last. */
   ref = g_new0 (GWeakRef, 1);

@@ -338,6 +338,13 @@ tl_preview_dispose (GObject *object)
       g_source_remove (self->timeout_id);
       self->timeout_id = 0;
     }
+  if (self->progress_id)
+    {
+      g_source_remove (self->progress_id);
+      self->progress_id = 0;
+    }
+  /* Nobody waits for the run in flight. */
+  tl_preview_run_halt (self);
 
   G_OBJECT_CLASS (tl_preview_parent_class)->dispose (object);
 }
@@ -628,6 +635,7 @@ tl_preview_stop (TlPreview *preview)
       preview->timeout_id = 0;
     }
   preview->dirty = FALSE;
+  tl_preview_run_halt (preview);
   tl_probe_wait_jobs ();
 }
 

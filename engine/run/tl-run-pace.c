@@ -7,7 +7,8 @@
  * (or parts of a row, where one row would take longer) that each take
  * about half the budget at the rate this run measured for the kernel:
  * the first piece of a kernel is the fewest groups that fill the device
- * (below), waited for and timed; later pieces are sized
+ * (below), waited for and timed, and the second, sized from it, too (a
+ * first launch pays for the driver's compile); later pieces are sized
  * from the last one timed.  A piece holds at least 4 groups per compute
  * unit (one on a CPU), so that it fills the device (a group longer than
  * the budget cannot be cut: a radius of 1000 on a CPU).  A piece
@@ -169,8 +170,8 @@ tl_run_pace_wait (TlRun     *run,
                   guint64    groups,
                   GError   **error)
 {
-  gdouble  ms;
-  gdouble *rate;
+  gdouble    ms;
+  TlRunRate *rate;
 
   if (! tl_run_watch_wait (run, event, error))
     return FALSE;
@@ -178,13 +179,23 @@ tl_run_pace_wait (TlRun     *run,
   rate = g_hash_table_lookup (run->rates, kernel);
   if (rate == NULL)
     {
-      rate = g_new (gdouble, 1);
+      rate = g_new0 (TlRunRate, 1);
       g_hash_table_insert (run->rates, kernel, rate);
     }
   /* A device without timings (0 ms, a simulator) cannot be paced: the
    * rest of each launch goes whole.
    */
-  *rate = ms > 0.0 ? ms / MAX (groups, 1) : 0.0;
+  rate->ms_per_group = ms > 0.0 ? ms / MAX (groups, 1) : 0.0;
+  rate->ms_per_more  = rate->ms_per_group;
+  /* Two pieces of different sizes part what a group costs from what a
+   * piece does (a few groups on a CPU: its wake-ups weigh).
+   */
+  if (rate->timed == 1 && groups >= 2 * rate->first_groups &&
+      ms > rate->first_ms)
+    rate->ms_per_more = (ms - rate->first_ms) / (groups - rate->first_groups);
+  rate->first_ms     = ms;
+  rate->first_groups = groups;
+  rate->timed++;
   return TRUE;
 }
 
@@ -216,13 +227,14 @@ tl_run_pace_enqueue (TlRun          *run,
       ((guint64) cols * rows <= least &&
        g_get_monotonic_time () - run->started < run->budget_ms * 1000.0))
     {
-      const gdouble *rate = g_hash_table_lookup (run->rates, kernel);
-      cl_event       event;
+      const TlRunRate *rate = g_hash_table_lookup (run->rates, kernel);
+      cl_event         event;
 
       if (! tl_run_pace_launch (run, kernel, dispatch_arg, dispatch, launch,
                                 index, n_launches, &event, error))
         return FALSE;
-      tl_run_watch_launched (run, rate ? *rate * cols * rows : 0.0);
+      tl_run_watch_launched (run, rate ? rate->ms_per_group * cols * rows
+                                       : 0.0);
       return TRUE;
     }
 
@@ -232,15 +244,18 @@ tl_run_pace_enqueue (TlRun          *run,
    */
   while (y < rows)
     {
-      const gdouble *rate  = g_hash_table_lookup (run->rates, kernel);
-      TlLaunch       piece = *launch;
-      cl_event       event;
-      guint64        want, groups;
+      const TlRunRate *rate  = g_hash_table_lookup (run->rates, kernel);
+      TlLaunch         piece = *launch;
+      cl_event         event;
+      guint64          want, groups;
 
+      if (! tl_run_watch_check (run, FALSE, error))
+        return FALSE;
       if (rate == NULL)
         want = least;
       else
-        want = (guint64) MIN (floor (run->budget_ms * 0.5 / MAX (*rate, 1e-9)),
+        want = (guint64) MIN (floor (run->budget_ms * 0.5 /
+                                     MAX (rate->ms_per_group, 1e-9)),
                               (gdouble) cols * rows);
       want = MAX (want, least);
       if (x == 0 && want >= cols)
@@ -275,23 +290,28 @@ tl_run_pace_enqueue (TlRun          *run,
                                 index, n_launches, &event, error))
         return FALSE;
 
-      if (rate == NULL)
+      if (rate == NULL || rate->timed < TL_RUN_RATE_TIMINGS)
         {
-          /* The kernel's first piece: its rate, before any more. */
+          /* The kernel's first pieces: its rate, before any more. */
           run->measuring = TRUE;
           if (! tl_run_pace_wait (run, event, kernel, groups, error))
             return FALSE;
-          run->measuring = FALSE;
-          tl_run_watch_measured (run);
           rate = g_hash_table_lookup (run->rates, kernel);
-          tl_run_watch_launched (run, *rate * groups);
+          run->measuring = rate->timed < TL_RUN_RATE_TIMINGS;
+          tl_run_watch_measured (run);
+          /* The watch hears of the new rate before more goes on the
+           * queue: an estimate may be all it wanted.
+           */
+          if (! tl_run_watch_check (run, TRUE, error))
+            return FALSE;
+          tl_run_watch_launched (run, rate->ms_per_group * groups);
           tl_run_watch_finished (run, run->launched_ms);
           run->queued_ms = 0.0;
           run->mark      = NULL;
           continue;
         }
-      run->queued_ms += groups * *rate;
-      tl_run_watch_launched (run, groups * *rate);
+      run->queued_ms += groups * rate->ms_per_group;
+      tl_run_watch_launched (run, groups * rate->ms_per_group);
       if (run->queued_ms >= run->budget_ms)
         {
           /* A budget's work since the last mark: wait for that one, so

@@ -24,6 +24,24 @@ typedef struct
   guint     step;
 } TlRunLaunch;
 
+/* A kernel's rate in this run (tl-run-pace.c): its first two pieces are
+ * timed before more are queued, the first of them paying for what a
+ * first launch pays (a CPU driver compiles the kernel for the group's
+ * shape then).
+ */
+typedef struct
+{
+  gdouble ms_per_group;         /* the last piece's: pieces' sizes */
+  gdouble ms_per_more;          /* a group more, with a piece's fixed cost
+                                 * taken out (the first two pieces' sizes
+                                 * and times): estimates */
+  gdouble first_ms;
+  guint64 first_groups;
+  guint   timed;
+} TlRunRate;
+
+#define TL_RUN_RATE_TIMINGS 2
+
 struct _TlRun
 {
   TlContext      *context;
@@ -43,7 +61,7 @@ struct _TlRun
   /* Launches bounded in time (tl-run-pace.c). */
   gdouble         budget_ms;   /* the longest a launch may run; 0: unbounded */
   guint           least_groups; /* a piece holds at least these */
-  GHashTable     *rates;       /* cl_kernel -> gdouble: ms per work-group */
+  GHashTable     *rates;       /* cl_kernel -> TlRunRate */
   gdouble         queued_ms;   /* expected work queued since the mark */
   cl_event        mark;        /* a piece the host waits for next (the run's) */
   cl_kernel       mark_kernel;

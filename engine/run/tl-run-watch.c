@@ -92,31 +92,40 @@ tl_run_watch_finished (TlRun   *run,
 
 /* The pass's expected time on the device, in ms: each kernel's groups at
  * its measured rate, a kernel not timed yet at the others' mean; negative
- * while none is timed.
+ * while none is timed (twice: the first timing pays for a first
+ * launch).  SETTLED: every kernel with 1% or more of the groups is
+ * timed.
  */
 static gdouble
-tl_run_watch_total_ms (TlRun *run)
+tl_run_watch_total_ms (TlRun    *run,
+                       gboolean *settled)
 {
   GHashTableIter iter;
   gpointer       kernel, total;
   gdouble        known = 0.0, rates = 0.0;
-  guint64        unknown = 0;
+  guint64        unknown = 0, most_unknown = 0, all = 0;
   guint          n_rates = 0;
 
   g_hash_table_iter_init (&iter, run->totals);
   while (g_hash_table_iter_next (&iter, &kernel, &total))
     {
-      const gdouble *rate = g_hash_table_lookup (run->rates, kernel);
+      const TlRunRate *rate   = g_hash_table_lookup (run->rates, kernel);
+      guint64          groups = *(guint64 *) total;
 
-      if (rate)
+      all += groups;
+      if (rate && rate->timed >= TL_RUN_RATE_TIMINGS)
         {
-          known += *rate * *(guint64 *) total;
-          rates += *rate;
+          known += rate->ms_per_more * groups;
+          rates += rate->ms_per_more;
           n_rates++;
         }
       else
-        unknown += *(guint64 *) total;
+        {
+          unknown     += groups;
+          most_unknown = MAX (most_unknown, groups);
+        }
     }
+  *settled = n_rates > 0 && most_unknown * 100 < all;
   if (n_rates == 0)
     return -1.0;
   return known + unknown * (rates / n_rates);
@@ -137,12 +146,14 @@ tl_run_watch_progress (TlRun      *run,
                        gint64      now,
                        TlProgress *progress)
 {
-  gdouble total = tl_run_watch_total_ms (run);
+  gboolean settled;
+  gdouble  total = tl_run_watch_total_ms (run, &settled);
   /* The device has been at the queued work since the last piece ended. */
   gdouble done  = MIN (run->done_ms + (now - run->done_at) / 1000.0,
                        MAX (run->launched_ms, run->done_ms));
 
   progress->elapsed_ms = (now - run->started) / 1000.0;
+  progress->settled    = settled && ! run->measuring;
   if (total > 0.0 && ! run->measuring)
     {
       progress->fraction     = CLAMP (done / total, run->fraction, 1.0);

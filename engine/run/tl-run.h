@@ -41,6 +41,9 @@ typedef struct
                                  * estimate from the rates measured so far */
   gdouble elapsed_ms;           /* since the run began */
   gdouble remaining_ms;         /* an estimate; negative while there is none */
+  gboolean settled;             /* every kernel that does 1% or more of
+                                 * the work has been timed: the estimate
+                                 * rests on measurements alone */
 } TlProgress;
 
 /* A host's watch over a run (tl-run-watch.c): called with the run's
