@@ -10,6 +10,8 @@
 
 #include "config.h"
 
+#include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gimp-batch.h"
@@ -203,6 +205,62 @@ append_check (GString         *script,
   g_string_append (script, "    (gimp-image-delete img))))\n");
 }
 
+/* KILL_PLUG_IN's killer: the plug-in's process (its program in this
+ * run's folder, so no other GIMP's) ended with SIGKILL a while after it
+ * is first seen, as GIMP's progress cancel ends it.
+ */
+typedef struct
+{
+  gdouble after_s;
+  gint    killed;       /* atomic: the pid killed, 0 none yet */
+  gint    stop;         /* atomic: GIMP has ended */
+} Killer;
+
+static GPid
+find_plug_in (void)
+{
+  g_autoptr(GDir) proc   = g_dir_open ("/proc", 0, NULL);
+  g_autofree gchar *path = g_build_filename (work_dir, "plug-ins",
+                                             "gimp-threadlens",
+                                             "gimp-threadlens", NULL);
+  const gchar    *name;
+
+  while (proc && (name = g_dir_read_name (proc)))
+    {
+      g_autofree gchar *file    = g_build_filename ("/proc", name, "cmdline", NULL);
+      g_autofree gchar *cmdline = NULL;
+
+      if (g_ascii_isdigit (name[0]) &&
+          g_file_get_contents (file, &cmdline, NULL, NULL) &&
+          g_str_equal (cmdline, path))
+        return atoi (name);
+    }
+  return 0;
+}
+
+static gpointer
+kill_plug_in (gpointer data)
+{
+  Killer *killer = data;
+  gint64  seen   = 0;
+
+  while (! g_atomic_int_get (&killer->stop))
+    {
+      GPid pid = find_plug_in ();
+
+      if (pid && seen == 0)
+        seen = g_get_monotonic_time ();
+      if (pid && g_get_monotonic_time () - seen >= killer->after_s * 1e6)
+        {
+          kill (pid, SIGKILL);
+          g_atomic_int_set (&killer->killed, pid);
+          return NULL;
+        }
+      g_usleep (20000);
+    }
+  return NULL;
+}
+
 gboolean
 gimp_batch_run (const gchar *env)
 {
@@ -215,6 +273,8 @@ gimp_batch_run (const gchar *env)
   g_auto(GStrv)      envp     = NULL;
   GPtrArray         *argv     = g_ptr_array_new ();
   GPtrArray         *registry = gimp_checks_registry ();
+  Killer             killer   = { 0.0, 0, 0 };
+  GThread           *killing  = NULL;
   const GimpCheck   *checks;
   gint               status;
   guint              n_checks, i;
@@ -235,6 +295,11 @@ gimp_batch_run (const gchar *env)
       else
         value = g_strdup (pair[1]);
       envp = g_environ_setenv (envp, pair[0], value, TRUE);
+      if (g_str_equal (pair[0], KILL_PLUG_IN))
+        {
+          killer.after_s = g_ascii_strtod (value, NULL);
+          killing = g_thread_new ("kill-plug-in", kill_plug_in, &killer);
+        }
     }
 
 #if TL_GIMP_VERSION == 3
@@ -290,6 +355,15 @@ gimp_batch_run (const gchar *env)
              error->message);
   g_ptr_array_unref (argv);
   g_test_message ("GIMP (%s) said:\n%s", env ? env : "plain", log);
+  if (killing)
+    {
+      g_atomic_int_set (&killer.stop, 1);
+      g_thread_join (killing);
+      if (! g_atomic_int_get (&killer.killed))
+        g_error ("%s: the plug-in's process was never seen", env);
+      g_test_message ("the plug-in's process %d was killed after %g s",
+                      g_atomic_int_get (&killer.killed), killer.after_s);
+    }
 
 #if TL_GIMP_VERSION == 3
   /* GIMP 3 exits with the batch status. */

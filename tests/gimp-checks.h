@@ -37,6 +37,12 @@ G_BEGIN_DECLS
                        "(car (gimp-context-get-font)) 40 UNIT-PIXEL))"
 #endif
 
+/* A check's env that ends the plug-in's process (SIGKILL) that many
+ * seconds after it starts, as GIMP's progress cancel does
+ * (gimp-batch.c).
+ */
+#define KILL_PLUG_IN "TL_TEST_KILL_PLUG_IN"
+
 /* What a check expects of GIMP's call. */
 typedef enum
 {
