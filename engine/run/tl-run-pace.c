@@ -8,7 +8,8 @@
  * about half the budget at the rate this run measured for the kernel:
  * the first piece of a kernel is the fewest groups that fill the device
  * (below), waited for and timed, and the second, sized from it, too (a
- * first launch pays for the driver's compile); later pieces are sized
+ * first launch pays for the driver's compile) unless it ends the launch;
+ * later pieces are sized
  * from the last one timed.  A piece holds at least 4 groups per compute
  * unit (one on a CPU), so that it fills the device (a group longer than
  * the budget cannot be cut: a radius of 1000 on a CPU).  A piece
@@ -290,7 +291,11 @@ tl_run_pace_enqueue (TlRun          *run,
                                 index, n_launches, &event, error))
         return FALSE;
 
-      if (rate == NULL || rate->timed < TL_RUN_RATE_TIMINGS)
+      /* A second timing is only worth a wait where more of the launch
+       * follows: the rest of a launch that fits the budget goes at once
+       * (the point filters' tiles, one run each, wait once).
+       */
+      if (rate == NULL || (rate->timed < TL_RUN_RATE_TIMINGS && y < rows))
         {
           /* The kernel's first pieces: its rate, before any more. */
           run->measuring = TRUE;
