@@ -25,8 +25,11 @@
 
 #include "tl-cli-watch.h"
 
-/* The progress line's pace, and how long a run goes before it shows. */
-#define TL_CLI_WATCH_LINE_MS 500
+/* The progress line's pace (its lines come with the engine's watch, every
+ * TL_RUN_WATCH_MS: 450 keeps them within half a second), and how long a
+ * run goes before it shows.
+ */
+#define TL_CLI_WATCH_LINE_MS 450
 
 struct _TlCliWatch
 {
