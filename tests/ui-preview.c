@@ -9,6 +9,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gstdio.h>
 
 #include "tl-cl.h"
@@ -238,10 +240,84 @@ test_no_opencl (void)
   g_test_trap_assert_passed ();
 }
 
+/* Runs the main loop until the preview's status holds TEXT (for up to
+ * SECONDS); whether it did.
+ */
+static gboolean
+status_comes (TlPreview   *preview,
+              const gchar *text,
+              gdouble      seconds)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) (seconds * G_USEC_PER_SEC);
+
+  while (g_get_monotonic_time () < deadline)
+    {
+      if (strstr (tl_preview_get_status (preview), text))
+        return TRUE;
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (10000);
+    }
+  return FALSE;
+}
+
+/* A preview of hours (bilateral-filter at radius 1000 on PoCL) shows its
+ * percentage and the whole region's time while it runs; a new setting
+ * stops it at once and runs the new one; a setting of seconds for the
+ * whole region (radius 40) is called a long run when its preview, of a
+ * part, is done.
+ */
+static void
+test_long_preview (void)
+{
+  GeglRectangle   region = ui_photo_region ();
+  const TlFilter *filter = tl_filter_lookup ("bilateral-filter", NULL);
+  TlHostSettings  settings;
+  TlDialogPanel  *panel;
+  GtkWidget      *dialog;
+  TlPreview      *preview;
+  gint64          changed;
+
+  tl_host_settings_init (&settings, filter);
+  dialog  = tl_dialog_new (filter, &settings, ui_photo (), &region, NULL);
+  panel   = tl_dialog_get_panel (TL_DIALOG (dialog));
+  preview = TL_PREVIEW (tl_dialog_panel_get_preview (panel));
+  ui_show_and_wait (dialog, panel);
+
+  ui_set (panel, "blur-radius", "1000");
+  g_assert_true (status_comes (preview, "the whole region: about", 60.0));
+  g_test_message ("a long preview: %s", tl_preview_get_status (preview));
+  g_assert_true (tl_preview_is_busy (preview));
+  ui_save_screenshot (dialog, "en-long-preview");
+
+  changed = g_get_monotonic_time ();
+  ui_set (panel, "blur-radius", "2");
+  ui_wait_for (panel);
+  g_test_message ("the stale run stopped and the next ran in %.0f ms: %s",
+                  (g_get_monotonic_time () - changed) / 1000.0,
+                  tl_preview_get_status (preview));
+  g_assert_cmpfloat ((g_get_monotonic_time () - changed) / 1000.0, <, 5000.0);
+  g_assert_nonnull (strstr (tl_preview_get_status (preview), "Ran on"));
+  g_assert_null (strstr (tl_preview_get_status (preview), "the whole region"));
+
+  /* Zoomed in, the preview runs on a 16th of the photo. */
+  ui_set (panel, "zoom", "4");
+  ui_set (panel, "blur-radius", "40");
+  changed = g_get_monotonic_time ();
+  ui_wait_for (panel);
+  g_test_message ("radius 40 in %.0f ms: %s",
+                  (g_get_monotonic_time () - changed) / 1000.0,
+                  tl_preview_get_status (preview));
+  g_assert_nonnull (strstr (tl_preview_get_status (preview), ", long."));
+  ui_save_screenshot (dialog, "en-long-run");
+
+  ui_destroy (dialog, panel);
+}
+
 void
 ui_preview_add_tests (void)
 {
   g_test_add_func ("/ui/thread-map", test_thread_map);
   g_test_add_func ("/ui/preview", test_preview);
   g_test_add_func ("/ui/no-opencl", test_no_opencl);
+  g_test_add_func ("/ui/long-preview", test_long_preview);
 }

@@ -20,7 +20,7 @@ G_BEGIN_DECLS
 typedef struct
 {
   gint stop;              /* atomic: the run is stale, or nobody waits */
-  gint permille;          /* atomic: of the run done */
+  gint ppm;               /* atomic: of the run done, in millionths */
   gint elapsed_ms;        /* atomic */
 } TlPreviewWatch;
 
@@ -46,6 +46,7 @@ struct _TlPreview
   GtkWidget       *zoom_combo;
   GtkWidget       *grid_toggle;
   GtkWidget       *status;
+  gint             allocated[2];    /* the area's last size */
 
   gboolean         active;
   gboolean         grid;

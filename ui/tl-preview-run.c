@@ -69,8 +69,8 @@ tl_preview_run_progress (gdouble      fraction,
 {
   TlPreviewRunJob *job = data;
 
-  g_atomic_int_set (&job->watch->permille,
-                    (gint) CLAMP ((fraction - 0.1) / 0.8 * 1000.0, 0.0, 1000.0));
+  g_atomic_int_set (&job->watch->ppm,
+                    (gint) CLAMP ((fraction - 0.1) / 0.8 * 1e6, 0.0, 1e6));
   g_atomic_int_set (&job->watch->elapsed_ms,
                     (gint) ((g_get_monotonic_time () - job->start) / 1000));
   return ! g_atomic_int_get (&job->watch->stop);
@@ -297,27 +297,27 @@ tl_preview_run_scale (TlPreview           *self,
 static gchar *
 tl_preview_run_running_text (TlPreview *self)
 {
-  gint permille, elapsed_ms;
+  gint ppm, elapsed_ms;
 
   if (self->watch == NULL)
     return g_strdup (_("Running the kernels…"));
-  permille   = g_atomic_int_get (&self->watch->permille);
+  ppm        = g_atomic_int_get (&self->watch->ppm);
   elapsed_ms = g_atomic_int_get (&self->watch->elapsed_ms);
   if (elapsed_ms < 500)
     return g_strdup (_("Running the kernels…"));
-  if (permille >= 20)
+  if (ppm > 0)
     {
       TlEstimate        estimate = { 0.0, 0, 0.0, 0.0 };
       g_autofree gchar *time     = NULL;
 
-      estimate.ms = elapsed_ms * 1000.0 / permille *
+      estimate.ms = elapsed_ms * 1e6 / ppm *
                     tl_preview_run_scale (self, &self->running_area);
       time = tl_estimate_text (&estimate);
       /* TRANSLATORS: the preview's run: percent done, seconds so far,
        * and the whole region's expected time ("about 41 min").
        */
       return g_strdup_printf (_("Running the kernels… %.0f%%, %.1f s; the "
-                                "whole region: %s."), permille / 10.0,
+                                "whole region: %s."), ppm / 1e4,
                               elapsed_ms / 1000.0, time);
     }
   /* TRANSLATORS: the preview's run: the seconds so far. */
@@ -369,14 +369,14 @@ tl_preview_run_update_status (TlPreview *self)
         /* TRANSLATORS: the size of the preview's run, its time, and the
          * whole region's expected time ("about 41 min").
          */
-        text = g_strdup_printf (_("Ran on %d × %d pixels in %.0f ms; the "
-                                  "whole region: %s, a long run."),
+        text = g_strdup_printf (_("Ran on %d × %d in %.0f ms; the whole "
+                                  "region: %s, long."),
                                 self->filtered_area.width,
                                 self->filtered_area.height, self->ms, time);
       else
         /* TRANSLATORS: as above, for a run that is not long. */
-        text = g_strdup_printf (_("Ran on %d × %d pixels in %.0f ms; the "
-                                  "whole region: %s."),
+        text = g_strdup_printf (_("Ran on %d × %d in %.0f ms; the whole "
+                                  "region: %s."),
                                 self->filtered_area.width,
                                 self->filtered_area.height, self->ms, time);
     }

@@ -295,11 +295,19 @@ tl_preview_scroll (GtkWidget      *widget,
   return TRUE;
 }
 
+/* A new size shows another part: run again.  GTK allocates the same size
+ * again on any change of layout (the status line's text): no run then.
+ */
 static void
 tl_preview_size_allocate (GtkWidget     *widget,
                           GtkAllocation *allocation,
                           TlPreview     *self)
 {
+  if (allocation->width == self->allocated[0] &&
+      allocation->height == self->allocated[1])
+    return;
+  self->allocated[0] = allocation->width;
+  self->allocated[1] = allocation->height;
   tl_preview_run_queue (self, TL_PREVIEW_DELAY_MS);
 }
 
@@ -454,6 +462,8 @@ tl_preview_init (TlPreview *self)
   gtk_label_set_xalign (GTK_LABEL (self->status), 0.0);
   gtk_label_set_ellipsize (GTK_LABEL (self->status), PANGO_ELLIPSIZE_END);
   gtk_label_set_width_chars (GTK_LABEL (self->status), 30);
+  /* A long status must not widen the dialog: the tooltip has it whole. */
+  gtk_label_set_max_width_chars (GTK_LABEL (self->status), 30);
   gtk_style_context_add_class (gtk_widget_get_style_context (self->status),
                                "dim-label");
   gtk_box_pack_start (GTK_BOX (self), self->status, FALSE, FALSE, 0);

@@ -131,9 +131,8 @@ tl_run_watch_total_ms (TlRun    *run,
   return known + unknown * (rates / n_rates);
 }
 
-/* A kernel was timed for the first time: the estimate starts afresh, and
- * may now say less is done than it said (a cheap decoding kernel's rate
- * told nothing of a radius of 1000 after it).
+/* A kernel was timed: the estimate starts afresh, and may now say less
+ * is done than it said.
  */
 void
 tl_run_watch_measured (TlRun *run)
@@ -154,7 +153,11 @@ tl_run_watch_progress (TlRun      *run,
 
   progress->elapsed_ms = (now - run->started) / 1000.0;
   progress->settled    = settled && ! run->measuring;
-  if (total > 0.0 && ! run->measuring)
+  /* Until every kernel that does 1% of the work has a rate, none is
+   * told: a cheap decoding kernel's rate says nothing of a radius of
+   * 1000 after it, and the mean of the rates known would.
+   */
+  if (total > 0.0 && progress->settled)
     {
       progress->fraction     = CLAMP (done / total, run->fraction, 1.0);
       progress->remaining_ms = MAX (total - done, 0.0);
