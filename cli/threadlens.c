@@ -23,7 +23,6 @@
 
 #include "tl-cl.h"
 #include "tl-error.h"
-#include "tl-estimate.h"
 #include "tl-filter.h"
 #include "tl-image.h"
 #include "tl-overlay.h"
@@ -34,6 +33,7 @@
 #include "tl-tune.h"
 
 #include "tl-bench.h"
+#include "tl-cli-report.h"
 #include "tl-cli-watch.h"
 
 #define CLI_EXIT_FAILURE 1
@@ -430,81 +430,6 @@ static GOptionEntry cli_apply_entries[] =
   { NULL }
 };
 
-/* --dry-run: the expected time of FILTER over SOURCE, told; OUT is not
- * written.
- */
-static gint
-cli_dry_run_apply (TlContext      *context,
-                   const TlFilter *filter,
-                   const TlValue  *values,
-                   const TlChoice *choice,
-                   GeglBuffer     *source)
-{
-  g_autoptr(GError)    error  = NULL;
-  g_autofree gchar    *text   = NULL;
-  const GeglRectangle *extent = gegl_buffer_get_extent (source);
-  const gchar         *device = context ? tl_context_get_device (context)->name
-                                        : NULL;
-  TlEstimate           estimate;
-
-  if (! tl_estimate_region (context, filter, values, choice, source, extent,
-                            &estimate, &error))
-    return cli_fail (g_steal_pointer (&error));
-
-  if (cli_dispatch.json)
-    {
-      JsonBuilder *builder = json_builder_new ();
-      JsonNode    *node;
-
-      json_builder_begin_object (builder);
-      json_builder_set_member_name (builder, "filter");
-      json_builder_add_string_value (builder, filter->name);
-      json_builder_set_member_name (builder, "device");
-      if (device)
-        json_builder_add_string_value (builder, device);
-      else
-        json_builder_add_null_value (builder);
-      json_builder_set_member_name (builder, "estimate_ms");
-      json_builder_add_double_value (builder, estimate.ms);
-      json_builder_set_member_name (builder, "long");
-      json_builder_add_boolean_value (builder,
-                                      estimate.ms > TL_ESTIMATE_LONG_MS);
-      json_builder_set_member_name (builder, "trial_side");
-      json_builder_add_int_value (builder, estimate.trial_side);
-      json_builder_set_member_name (builder, "trial_ms");
-      json_builder_add_double_value (builder, estimate.trial_ms);
-      json_builder_end_object (builder);
-      node = json_builder_get_root (builder);
-      g_object_unref (builder);
-      cli_print_json (node);
-      return EXIT_SUCCESS;
-    }
-
-  text = tl_estimate_text (&estimate);
-  if (device)
-    /* TRANSLATORS: FILTER on DEVICE: an expected time ("about 41 min"),
-     * the image's width and height, the ms of the run it was measured
-     * over.
-     */
-    g_print (_("%s on %s: %s for %dx%d pixels (measured over the run's "
-               "first %.0f ms); nothing written\n"), filter->name, device,
-             text, extent->width, extent->height, estimate.trial_ms);
-  else
-    /* TRANSLATORS: FILTER: an expected time ("about 41 min"), the
-     * image's width and height, the side of the square it was timed on.
-     */
-    g_print (_("%s on the CPU (C reference): %s for %dx%d pixels (from a "
-               "trial on %ux%u); nothing written\n"), filter->name, text,
-             extent->width, extent->height,
-             MIN (estimate.trial_side, (guint) extent->width),
-             MIN (estimate.trial_side, (guint) extent->height));
-  if (estimate.ms > TL_ESTIMATE_LONG_MS)
-    /* TRANSLATORS: after an expected time over 2 s */
-    g_print (_("That is long: the run shows its progress on a terminal, and "
-               "Ctrl-C stops it.\n"));
-  return EXIT_SUCCESS;
-}
-
 static gint
 cli_apply (gint    argc,
            gchar **argv)
@@ -569,7 +494,9 @@ cli_apply (gint    argc,
    */
   source = tl_image_get_buffer (image);
   if (cli_dry_run)
-    return cli_dry_run_apply (context, filter, values, &choice, source);
+    return tl_cli_report_estimate (context, filter, values, &choice, source,
+                                   cli_dispatch.json, &error) ?
+           EXIT_SUCCESS : cli_fail (g_steal_pointer (&error));
   target = gegl_buffer_new (gegl_buffer_get_extent (source),
                             gegl_buffer_get_format (source));
   if (! tl_process_region (context, filter, values, &choice, source, target,
@@ -628,60 +555,8 @@ cli_apply (gint    argc,
     return cli_fail (g_steal_pointer (&error));
   plan = report.plan;
 
-  if (cli_dispatch.json)
-    {
-      JsonObject *object;
-      JsonNode   *node = tl_report_plan_json (&plan, &limits);
-
-      object = json_node_get_object (node);
-      json_object_set_string_member (object, "filter", filter->name);
-      json_object_set_string_member (object, "device",
-                                     tl_context_get_device (context)->name);
-      json_object_set_string_member (object, "storage", report.storage);
-      json_object_set_int_member (object, "bytes_per_pixel", report.pixel_size);
-      json_object_set_int_member (object, "tiles", report.tiles);
-      json_object_set_double_member (object, "kernel_ms", report.times.kernel_ms);
-      json_object_set_double_member (object, "longest_launch_ms",
-                                     report.times.longest_ms);
-      json_object_set_int_member (object, "launches", report.times.launches);
-      json_object_set_double_member (object, "upload_ms", report.times.upload_ms);
-      json_object_set_double_member (object, "download_ms", report.times.download_ms);
-      json_object_set_string_member (object, "output", argv[3]);
-      cli_print_json (node);
-    }
-  else
-    {
-      g_autofree gchar *text = tl_report_plan_text (&plan, &limits);
-
-      /* TRANSLATORS: FILTER on DEVICE: IN -> OUT */
-      g_print (_("%s on %s: %s -> %s\n"), filter->name,
-               tl_context_get_device (context)->name, argv[2], argv[3]);
-      g_print ("%s", text);
-      /* TRANSLATORS: a line of the plan report: the value in the
-       * report's column (column 15 in English).
-       */
-      g_print (g_dngettext (GETTEXT_PACKAGE,
-                            "kernel time   %.3f ms in %u launch\n",
-                            "kernel time   %.3f ms in %u launches\n",
-                            report.times.launches),
-               report.times.kernel_ms, report.times.launches);
-      /* TRANSLATORS: a line of the plan report, as above: how pixels
-       * travel to the device, e.g. "u8, 4 bytes per pixel".
-       */
-      g_print (_("storage       %s, %zu bytes per pixel\n"), report.storage,
-               report.pixel_size);
-      if (report.tiles > 1)
-        {
-          g_autofree gchar *peak = g_format_size (report.peak_bytes);
-
-          /* TRANSLATORS: a line of the plan report, as above: tiles of
-           * WxH pixels and the memory their pixels took at once.
-           */
-          g_print (_("tiles         %u of up to %dx%d, %s of pixels at once\n"),
-                   report.tiles, report.tile.width, report.tile.height, peak);
-        }
-    }
-
+  tl_cli_report_run (filter, tl_context_get_device (context)->name, &plan,
+                     &limits, &report, argv[2], argv[3], cli_dispatch.json);
   return EXIT_SUCCESS;
 }
 

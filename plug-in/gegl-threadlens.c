@@ -48,6 +48,8 @@
 #include "tl-error.h"
 #include "tl-cl.h"
 #include "tl-host.h"
+#include "tl-gegl-progress.h"
+#include "tl-gegl-start.h"
 #include "tl-host-blocks.h"
 #include "tl-platform-probe.h"
 #include "tl-overlay.h"
@@ -56,8 +58,6 @@
 #define TL_GEGL_PREFIX        "threadlens:"
 #define TL_GEGL_CATEGORY      "threadlens"
 #define TL_GEGL_LOCALE_FOLDER "threadlens-locale"   /* beside the module */
-/* "0": no context made ahead (tl_gegl_warm_up ()). */
-#define TL_GEGL_WARM_UP_ENV   "THREADLENS_WARM_UP"
 
 typedef struct
 {
@@ -82,12 +82,6 @@ typedef struct
 #define TL_GEGL_OP_GET_CLASS(op)   ((TlGeglOpClass *) G_OBJECT_GET_CLASS (op))
 
 static GMutex tl_gegl_lock;
-
-static void tl_gegl_warm_up (void);
-
-/* When the context made ahead was ready (monotonic time; 0: not yet). */
-static gint64 tl_gegl_ready_at = 0;
-G_LOCK_DEFINE_STATIC (tl_gegl_ready_at);
 
 /* Filters do not take the procedures' overlay arguments: a thread map
  * is its own operation, drawn on its own layer.
@@ -227,7 +221,7 @@ tl_gegl_init (TlGeglOp      *op,
 
   op->values = g_new0 (TlHostValue, klass->n_args);
   op->blocks = tl_host_blocks_new ();
-  tl_gegl_warm_up ();
+  tl_gegl_start_warm_up ();
   /* Arguments that are not properties keep their defaults; properties
    * get theirs from G_PARAM_CONSTRUCT.
    */
@@ -274,82 +268,6 @@ tl_gegl_tell (TlGeglOp    *op,
   g_free (op->told);
   op->told = g_strdup (text);
   g_message ("%s", text);
-}
-
-/* Once per process: may OpenCL be called here at all?  The safety check
- * runs beside this module's file (where meson install puts it); without
- * it OpenCL stays off, since nothing then stands between a driver's
- * abort () and GIMP.
- */
-static void
-tl_gegl_check_platforms (void)
-{
-  static gsize      checked = 0;
-  g_autoptr(GError) error   = NULL;
-  g_autofree gchar *folder  = NULL;
-  g_autofree gchar *helper  = NULL;
-  Dl_info           self;
-  gboolean          cached  = FALSE;
-
-  if (! g_once_init_enter (&checked))
-    return;
-
-  if (dladdr ((gpointer) tl_gegl_check_platforms, &self) && self.dli_fname)
-    folder = g_path_get_dirname (self.dli_fname);
-  helper = g_build_filename (folder ? folder : ".", TL_PLATFORM_PROBE_HELPER,
-                             NULL);
-  if (! tl_platform_probe_check (helper, &cached, &error))
-    {
-      g_message ("ThreadLens: %s", error->message);
-      tl_host_set_opencl_off (error->message);
-    }
-  else
-    {
-      g_debug ("OpenCL platforms checked in a test process%s",
-               cached ? " (verdict from the cache)" : "");
-      /* A new driver set: its programs, built beside GIMP. */
-      if (! cached)
-        tl_platform_probe_prebuild (helper);
-    }
-  g_once_init_leave (&checked, 1);
-}
-
-/* The platform check and the default device's context, in a thread of
- * their own from the moment the first operation is made (GIMP makes it
- * when a filter's dialog or preview starts): its first chunk then finds
- * them ready, or waits only for what is left of them (the context's lock).
- * Not earlier: a GIMP that never runs a ThreadLens filter makes no
- * context.
- */
-static gpointer
-tl_gegl_warm_up_thread (gpointer data)
-{
-  TlHostSettings settings;
-  gint64         start = g_get_monotonic_time ();
-
-  tl_gegl_check_platforms ();
-  tl_host_settings_init (&settings, NULL);
-  tl_host_get_context (&settings, NULL);
-  G_LOCK (tl_gegl_ready_at);
-  tl_gegl_ready_at = g_get_monotonic_time ();
-  G_UNLOCK (tl_gegl_ready_at);
-  g_debug ("the OpenCL context made ahead in %.0f ms",
-           (g_get_monotonic_time () - start) / 1000.0);
-  return NULL;
-}
-
-static void
-tl_gegl_warm_up (void)
-{
-  static gsize started = 0;
-
-  if (g_once_init_enter (&started))
-    {
-      if (g_strcmp0 (g_getenv (TL_GEGL_WARM_UP_ENV), "0") != 0)
-        g_thread_unref (g_thread_new ("threadlens-warm-up",
-                                      tl_gegl_warm_up_thread, NULL));
-      g_once_init_leave (&started, 1);
-    }
 }
 
 static gboolean
@@ -517,7 +435,7 @@ tl_gegl_block_side (TlGeglOp *op,
       /* The context is the one the chunk will run on, made here or
        * there.
        */
-      tl_gegl_check_platforms ();
+      tl_gegl_start_check_platforms ();
       context  = tl_host_get_context (&settings, NULL);
       min_side = context && (tl_context_get_device (context)->type &
                              CL_DEVICE_TYPE_GPU) ?
@@ -601,51 +519,6 @@ tl_gegl_fall_back (TlGeglOp            *op,
   return TRUE;
 }
 
-/* A long computation's progress as the node's "progress" signal, which
- * GIMP's filter tool shows in its status bar, its text GIMP's own: 0.0
- * starts the bar, 1.0 ends it, values between move it (GIMP 2.10 and 3
- * alike).  A computation under TL_GEGL_PROGRESS_MS (most chunks) shows
- * none, rather than a bar that flashes chunk by chunk.
- */
-#define TL_GEGL_PROGRESS_MS 500
-
-typedef struct
-{
-  GeglOperation *operation;
-  gint64         start;
-  gboolean       shown;
-} TlGeglProgress;
-
-static gboolean
-tl_gegl_progress (gdouble      fraction,
-                  const gchar *message,
-                  gpointer     data)
-{
-  TlGeglProgress *progress = data;
-
-  if (! progress->shown)
-    {
-      if (g_get_monotonic_time () - progress->start <
-          TL_GEGL_PROGRESS_MS * 1000)
-        return TRUE;
-      progress->shown = TRUE;
-      gegl_operation_progress (progress->operation, 0.0, NULL);
-    }
-  /* Neither end of the bar's range: those start and end it. */
-  gegl_operation_progress (progress->operation,
-                           CLAMP (fraction, 0.001, 0.999), NULL);
-  /* GIMP's cancel never reaches an operation: it stops between chunks. */
-  return TRUE;
-}
-
-static void
-tl_gegl_progress_end (TlGeglProgress *progress)
-{
-  if (progress->shown)
-    gegl_operation_progress (progress->operation, 1.0, NULL);
-  progress->shown = FALSE;
-}
-
 /* FILTER over ROI of INPUT at LEVEL into OUTPUT, in SETTINGS. */
 static gboolean
 tl_gegl_filter_region (TlGeglOp             *op,
@@ -708,9 +581,7 @@ tl_gegl_filter_region (TlGeglOp             *op,
       target = gegl_buffer_new (roi, format);
     }
 
-  progress.operation = operation;
-  progress.start     = g_get_monotonic_time ();
-  progress.shown     = FALSE;
+  tl_gegl_progress_begin (&progress, operation);
   ok = tl_host_process (settings, klass->filter, source, target, roi,
                         tl_gegl_progress, &progress, NULL, NULL, &warning,
                         &failed);
@@ -808,11 +679,7 @@ tl_gegl_process (GeglOperation       *operation,
 
   if (g_once_init_enter (&first_chunk))
     {
-      gint64 ready;
-
-      G_LOCK (tl_gegl_ready_at);
-      ready = tl_gegl_ready_at;
-      G_UNLOCK (tl_gegl_ready_at);
+      gint64 ready = tl_gegl_start_ready_at ();
 
       if (ready)
         g_debug ("the first chunk found the OpenCL context ready (%.0f ms ahead)",
@@ -821,7 +688,7 @@ tl_gegl_process (GeglOperation       *operation,
         g_debug ("the first chunk waits for the OpenCL context");
       g_once_init_leave (&first_chunk, 1);
     }
-  tl_gegl_check_platforms ();
+  tl_gegl_start_check_platforms ();
 
   g_mutex_lock (&tl_gegl_lock);
   if (op->invalid)
