@@ -23,7 +23,7 @@
 
 #include "tl-cl.h"
 #include "tl-error.h"
-#include "tl-filter.h"
+#include "tl-filter-job.h"
 #include "tl-image.h"
 #include "tl-overlay.h"
 #include "tl-plan.h"
@@ -355,8 +355,8 @@ cli_plan (gint    argc,
           if (codec == NULL)
             return cli_fail (g_steal_pointer (&error));
         }
-      if (! tl_run_plan_filter (context, filter, codec, &choice, width, height,
-                                &limits, &plan, &error))
+      if (! tl_filter_job_plan (context, filter, codec, &choice, width,
+                                height, &limits, &plan, &error))
         return cli_fail (g_steal_pointer (&error));
     }
   else
@@ -550,7 +550,7 @@ cli_apply (gint    argc,
    */
   codec = tl_codec_new (gegl_buffer_get_format (source), filter->format, &error);
   if (codec == NULL ||
-      ! tl_run_plan_filter (context, filter, codec, &choice, report.tile.width,
+      ! tl_filter_job_plan (context, filter, codec, &choice, report.tile.width,
                             report.tile.height, &limits, &plan, &error))
     return cli_fail (g_steal_pointer (&error));
   plan = report.plan;

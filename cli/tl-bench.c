@@ -24,6 +24,7 @@
 #include "tl-bench.h"
 #include "tl-error.h"
 #include "tl-fault.h"
+#include "tl-filter-job.h"
 #include "tl-report.h"
 #include "tl-run.h"
 #include "tl-tune.h"
@@ -742,6 +743,7 @@ tl_bench_run (TlContext            *context,
 {
   g_autoptr(GArray)   cases = g_array_new (FALSE, TRUE, sizeof (TlBenchCase));
   g_autoptr(TlCodec)  codec = NULL;
+  g_auto(TlFilterJob) job = { { NULL, }, };
   g_autoptr(GArray)   kernels = NULL;
   g_autofree gpointer in = NULL, out = NULL;
   TlBench             bench = { context, filter, values, options };
@@ -783,12 +785,11 @@ tl_bench_run (TlContext            *context,
 
   tl_choice_init (&base);
   base.pixels_per_item = 0;
-  if (! tl_run_plan_filter (context, filter, codec, &base, options->width,
-                            options->height, &limits, &plan, error))
+  if (! tl_filter_job_init (&job, filter, values, codec, error) ||
+      ! tl_run_plan_job (context, &job.run, &base, options->width,
+                         options->height, &limits, &plan, error))
     return FALSE;
-  base.pixels_per_item = tl_filter_auto_pixels_per_item (filter,
-                                                         tl_codec_is_narrow (codec),
-                                                         limits.device_kind);
+  base.pixels_per_item = tl_run_job_auto_pixels (&job.run, limits.device_kind);
   if (! tl_plan_compute (&limits, &base, options->width, options->height,
                          &rule_plan, error))
     return FALSE;
@@ -886,8 +887,8 @@ tl_bench_run (TlContext            *context,
   if (! tl_bench_time (&bench, &tuned, error))
     return FALSE;
   /* Where its time goes, step by step (a warm-up pass, then RUNS). */
-  kernels = tl_run_filter_kernels (context, filter, values, &tuned.choice,
-                                   &bench.pixels, options->runs + 1, error);
+  kernels = tl_run_job_kernels (context, &job.run, &tuned.choice,
+                                &bench.pixels, options->runs + 1, error);
   if (kernels == NULL)
     return FALSE;
   tuned.kernels = kernels;

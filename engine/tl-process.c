@@ -16,6 +16,7 @@
 #include "tl-alloc.h"
 #include "tl-codec.h"
 #include "tl-error.h"
+#include "tl-filter-job.h"
 #include "tl-process.h"
 #include "tl-run.h"
 
@@ -497,7 +498,7 @@ tl_process_write_area (GeglBuffer          *buffer,
                           error);
 }
 
-/* One tile's bands (tl_run_filter_banded ()): its rows read from GEGL
+/* One tile's bands (tl_run_job_banded ()): its rows read from GEGL
  * just before they cross the bus, and written to GEGL as soon as they
  * are back, so the host's copies overlap the transfers.
  */
@@ -594,6 +595,7 @@ tl_process_tile (TlContext           *context,
   gsize                   pixel_size = tl_codec_get_pixel_size (codec);
   g_auto(TlProcessBlock)  in         = { NULL, 0, context, TL_STAGING_INPUT };
   g_auto(TlProcessBlock)  out        = { NULL, 0, context, TL_STAGING_OUTPUT };
+  g_auto(TlFilterJob)     job        = { { NULL, }, };
   GeglRectangle           area;
   TlPixels                pixels     = { 0, };
   TlRunTimes              times;
@@ -648,8 +650,9 @@ tl_process_tile (TlContext           *context,
                             &moving.drain_phase);
 
       start = g_get_monotonic_time ();
-      if (! tl_run_filter_banded (context, filter, values, choice, &pixels,
-                                  &moving, watch, &plan, &times, error))
+      if (! tl_filter_job_init (&job, filter, values, pixels.codec, error) ||
+          ! tl_run_job_banded (context, &job.run, choice, &pixels, &moving,
+                               watch, &plan, &times, error))
         return FALSE;
       /* The device's part: what the bands' copies did not take. */
       report->device_ms += (g_get_monotonic_time () - start) / 1000.0 -

@@ -18,6 +18,7 @@
 
 #include "tl-codec.h"
 #include "tl-error.h"
+#include "tl-filter-job.h"
 #include "tl-host.h"
 #include "tl-host-check.h"
 #include "tl-process.h"
@@ -93,7 +94,7 @@ tl_host_check_in_core (const TlFilter       *filter,
     return FALSE;
 
   codec = tl_codec_new (gegl_buffer_get_format (source), filter->format, error);
-  return codec && tl_run_plan_filter (context, filter, codec, &choice,
+  return codec && tl_filter_job_plan (context, filter, codec, &choice,
                                       region->width, region->height, &limits,
                                       &plan, error);
 }

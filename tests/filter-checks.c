@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "tl-error.h"
+#include "tl-filter-job.h"
 
 #include "filter-fixtures.h"
 
@@ -268,9 +269,9 @@ test_fused_again (void)
   choice.pixels_per_item = 6;
   for (i = 0; i < 2; i++)
     {
-      g_assert_true (tl_run_filter (filter_fixture_context, blur, &std_dev,
-                                    &choice, &pixels, NULL, &times[i],
-                                    &error));
+      g_assert_true (tl_filter_job_run (filter_fixture_context, blur, &std_dev,
+                                        &choice, &pixels, NULL, &times[i],
+                                        &error));
       g_assert_no_error (error);
     }
   g_test_message ("gaussian-blur at std-dev 4.9, 128x32, 6 px/item: %u "
@@ -507,16 +508,16 @@ test_bounded_launches (gconstpointer data)
 
           g_setenv ("THREADLENS_LAUNCH_MS", "0", TRUE);
           pixels.out = unbounded;
-          if (! tl_run_filter (filter_fixture_context, filter, p.values, &choice,
-                               &pixels, NULL, &whole, &error))
+          if (! tl_filter_job_run (filter_fixture_context, filter, p.values,
+                                   &choice, &pixels, NULL, &whole, &error))
             g_error ("%s, unbounded: %s", filter->name, error->message);
 
           g_setenv ("THREADLENS_LAUNCH_MS", "0.000001", TRUE);
           g_setenv ("THREADLENS_LAUNCH_GROUPS", "1", TRUE);
           memset (bounded, 0xa5, p.n_bytes);
           pixels.out = bounded;
-          if (! tl_run_filter (filter_fixture_context, filter, p.values, &choice,
-                               &pixels, NULL, &cut, &error))
+          if (! tl_filter_job_run (filter_fixture_context, filter, p.values,
+                                   &choice, &pixels, NULL, &cut, &error))
             g_error ("%s, bounded: %s", filter->name, error->message);
           g_unsetenv ("THREADLENS_LAUNCH_MS");
           g_unsetenv ("THREADLENS_LAUNCH_GROUPS");

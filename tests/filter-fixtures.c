@@ -8,6 +8,8 @@
 
 #include <string.h>
 
+#include "tl-filter-job.h"
+
 #include "filter-fixtures.h"
 #include "pixel-compare.h"
 
@@ -127,8 +129,8 @@ filter_fixture_run (const FilterCase *c,
           p->n_bytes);
   pixels.out = out;
 
-  if (! tl_run_filter (filter_fixture_context, filter, p->values, choice,
-                       &pixels, &plan, NULL, &error))
+  if (! tl_filter_job_run (filter_fixture_context, filter, p->values, choice,
+                           &pixels, &plan, NULL, &error))
     g_error ("%s on %s (%s), %s: %s", c->filter, c->photo,
              c->layer ? c->layer : "float", what, error->message);
 

@@ -14,6 +14,7 @@
 
 #include "tl-cl.h"
 #include "tl-codec.h"
+#include "tl-filter-job.h"
 #include "tl-filter.h"
 #include "tl-image.h"
 #include "tl-run.h"
@@ -160,8 +161,8 @@ test_format (gconstpointer data)
   pixels.codec  = codec;
   pixels.in     = stored;
   pixels.out    = device;
-  g_assert_true (tl_run_filter (context, &identity, values, &choice, &pixels,
-                                NULL, NULL, &error));
+  g_assert_true (tl_filter_job_run (context, &identity, values, &choice,
+                                    &pixels, NULL, NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpmem (device, bytes, stored, bytes);
 

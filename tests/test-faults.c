@@ -22,6 +22,7 @@
 #include "tl-codec.h"
 #include "tl-error.h"
 #include "tl-fault.h"
+#include "tl-filter-job.h"
 #include "tl-filter.h"
 #include "tl-image.h"
 #include "tl-overlay.h"
@@ -115,7 +116,8 @@ run_once (const TlFilter *filter,
 
   if (context == NULL)
     return FALSE;
-  ok = tl_run_filter (context, filter, values, choice, pixels, NULL, NULL, error);
+  ok = tl_filter_job_run (context, filter, values, choice, pixels, NULL, NULL,
+                          error);
   tl_context_free (context);
   return ok;
 }

@@ -19,6 +19,7 @@
 
 #include "tl-cl.h"
 #include "tl-error.h"
+#include "tl-filter-job.h"
 #include "tl-filter.h"
 #include "tl-image.h"
 #include "tl-run.h"
@@ -450,8 +451,8 @@ test_oracle (gconstpointer data)
   ours          = g_new (gfloat, n);
   pixels.out    = ours;
   tl_choice_init (&choice);
-  if (! tl_run_filter (context, filter, values, &choice, &pixels, &plan,
-                       NULL, &error))
+  if (! tl_filter_job_run (context, filter, values, &choice, &pixels, &plan,
+                           NULL, &error))
     g_error ("%s on %s: %s", c->filter, c->photo, error->message);
 
   /* Agreement means nothing if the filter left the photo as it was. */
@@ -566,8 +567,8 @@ test_posterize_edges (void)
       g_assert_true (tl_filter_reference (filter, values, &pixels, NULL));
       pixels.out = ours;
       tl_choice_init (&choice);
-      if (! tl_run_filter (context, filter, values, &choice, &pixels, &plan,
-                           NULL, &error))
+      if (! tl_filter_job_run (context, filter, values, &choice, &pixels,
+                               &plan, NULL, &error))
         g_error ("posterize: %s", error->message);
 
       for (i = 0; i < n * 4; i++)

@@ -14,6 +14,7 @@
 #include <glib/gstdio.h>
 
 #include "tl-cl.h"
+#include "tl-filter-job.h"
 #include "tl-overlay.h"
 #include "tl-preview.h"
 #include "tl-run.h"
@@ -127,8 +128,9 @@ test_preview (void)
   g_assert_no_error (error);
   tl_choice_init (&choice);
   choice.pixels_per_item = 0;     /* the filter's default for this storage */
-  g_assert_true (tl_run_plan_filter (context, filter, codec, &choice, region.width,
-                                     region.height, &limits, &plan, &error));
+  g_assert_true (tl_filter_job_plan (context, filter, codec, &choice,
+                                     region.width, region.height, &limits,
+                                     &plan, &error));
   g_assert_true (tl_dialog_panel_get_plan (panel, &shown_limits, &shown));
   g_assert_cmpuint (shown.pixels_per_item, ==, 4);
   g_assert_cmpuint (shown_limits.simd_width, ==, limits.simd_width);

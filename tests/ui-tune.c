@@ -131,7 +131,8 @@ test_tuned (void)
   codec  = tl_codec_new (gegl_buffer_get_format (buffer), filter->format, &error);
   g_assert_no_error (error);
   g_assert_true (tl_tune_lookup_device (device->name, device->driver_version,
-                                        filter, tl_codec_get_variant (codec),
+                                        filter->name,
+                                        tl_codec_get_variant (codec),
                                         TL_MODE_UNIFORM, region.width,
                                         region.height, &tuning));
   g_test_message ("tuned: %ux%u, swizzle %u, %u px/item, %.3f ms, %u choices "

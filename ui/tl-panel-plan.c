@@ -183,7 +183,8 @@ tl_panel_plan_evaluate (TlDialogPanel *self,
            * search has been run for this device, storage and size.
            */
           if (choice.shape_kind == TL_SHAPE_AUTO && self->filter && device &&
-              tl_tune_lookup_device (device->name, device->driver, self->filter,
+              tl_tune_lookup_device (device->name, device->driver,
+                                     self->filter->name,
                                      self->variant ? self->variant : "",
                                      choice.mode, self->area.width,
                                      self->area.height, &tuning) &&

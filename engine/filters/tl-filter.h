@@ -15,7 +15,9 @@
 
 #include "tl-cl.h"
 #include "tl-codec.h"
+#include "tl-pixels.h"
 #include "tl-plan.h"
+#include "tl-run.h"
 
 G_BEGIN_DECLS
 
@@ -67,20 +69,6 @@ typedef struct
 
 typedef struct _TlFilter TlFilter;
 
-/* An image as it travels: 4 channels per pixel in CODEC's storage, or
- * (CODEC NULL) 4 floats in the filter's working format.
- */
-typedef struct
-{
-  guint          width;
-  guint          height;
-  const TlCodec *codec;
-  gconstpointer  in;
-  gpointer       out;
-  gint           x, y;          /* where they sit in the layer (tiles,
-                                 * regions: pixelize's block grid) */
-} TlPixels;
-
 /* What C references see: 4 floats per pixel in the filter's format. */
 typedef struct
 {
@@ -106,17 +94,6 @@ typedef struct
                                  * aborts on memory); else NULL */
 } TlFloatPixels;
 
-/* Timing of the OpenCL work of one run, from event profiling. */
-typedef struct
-{
-  gdouble kernel_ms;            /* all launches, first start to last end */
-  gdouble upload_ms;
-  gdouble download_ms;
-  gdouble longest_ms;           /* the longest single launch */
-  guint   launches;
-} TlRunTimes;
-
-typedef struct _TlRun TlRun;
 
 struct _TlFilter
 {

@@ -14,6 +14,7 @@
 #include "tl-alloc.h"
 #include "tl-error.h"
 #include "tl-fault.h"
+#include "tl-filter-job.h"
 #include "tl-overlay-private.h"
 #include "tl-process.h"
 #include "tl-run.h"
@@ -117,7 +118,7 @@ tl_overlay_plan (TlContext      *context,
   g_return_val_if_fail (limits != NULL && plan != NULL, FALSE);
 
   if (filter)
-    return tl_run_plan_filter (context, filter, codec, choice, width, height,
+    return tl_filter_job_plan (context, filter, codec, choice, width, height,
                                limits, plan, error);
 
   kernel = tl_context_get_kernel (context, "overlay", "tl_thread_map", error);

@@ -53,7 +53,7 @@ tl_tune_size_class (guint width,
 static gchar *
 tl_tune_path (const gchar    *device_name,
               const gchar    *driver_version,
-              const TlFilter *filter,
+              const gchar    *filter_name,
               const gchar    *variant,
               TlMode          mode,
               guint           width,
@@ -71,7 +71,7 @@ tl_tune_path (const gchar    *device_name,
 
   key = g_strdup_printf ("v%d|%s|%s|%s|%s|%s|%s", TL_TUNE_VERSION,
                          device_name, driver_version ? driver_version : "",
-                         filter->name, variant ? variant : "",
+                         filter_name, variant ? variant : "",
                          tl_mode_to_string (mode), classes);
   sum    = g_compute_checksum_for_string (G_CHECKSUM_SHA256, key, -1);
   parent = g_path_get_dirname (dir);
@@ -81,7 +81,7 @@ tl_tune_path (const gchar    *device_name,
 
 gboolean
 tl_tune_lookup (TlContext      *context,
-                const TlFilter *filter,
+                const gchar    *filter_name,
                 const TlCodec  *codec,
                 TlMode          mode,
                 guint           width,
@@ -93,7 +93,8 @@ tl_tune_lookup (TlContext      *context,
   g_return_val_if_fail (context != NULL, FALSE);
 
   device = tl_context_get_device (context);
-  return tl_tune_lookup_device (device->name, device->driver_version, filter,
+  return tl_tune_lookup_device (device->name, device->driver_version,
+                                filter_name,
                                 codec ? tl_codec_get_variant (codec) : "",
                                 mode, width, height, tuning);
 }
@@ -104,7 +105,7 @@ tl_tune_lookup (TlContext      *context,
 gboolean
 tl_tune_lookup_device (const gchar    *device_name,
                        const gchar    *driver_version,
-                       const TlFilter *filter,
+                       const gchar    *filter_name,
                        const gchar    *variant,
                        TlMode          mode,
                        guint           width,
@@ -116,10 +117,10 @@ tl_tune_lookup_device (const gchar    *device_name,
   JsonObject           *object;
   JsonArray            *shape;
 
-  g_return_val_if_fail (device_name != NULL && filter != NULL, FALSE);
+  g_return_val_if_fail (device_name != NULL && filter_name != NULL, FALSE);
   g_return_val_if_fail (tuning != NULL, FALSE);
 
-  path = tl_tune_path (device_name, driver_version, filter, variant, mode,
+  path = tl_tune_path (device_name, driver_version, filter_name, variant, mode,
                        width, height);
   if (path == NULL || ! g_file_test (path, G_FILE_TEST_IS_REGULAR))
     return FALSE;
@@ -166,14 +167,15 @@ tl_tune_lookup_device (const gchar    *device_name,
  */
 void
 tl_tune_store (TlContext      *context,
-               const TlFilter *filter,
+               const gchar    *filter_name,
                const TlCodec  *codec,
                const TlPixels *pixels,
                const TlTuning *tuning)
 {
   const TlDevice         *device  = tl_context_get_device (context);
   g_autofree gchar       *path    = tl_tune_path (device->name,
-                                                  device->driver_version, filter,
+                                                  device->driver_version,
+                                                  filter_name,
                                                   codec ? tl_codec_get_variant (codec) : "",
                                                   tuning->choice.mode,
                                                   pixels->width, pixels->height);
@@ -191,7 +193,7 @@ tl_tune_store (TlContext      *context,
   json_builder_set_member_name (builder, "device");
   json_builder_add_string_value (builder, tl_context_get_device (context)->name);
   json_builder_set_member_name (builder, "filter");
-  json_builder_add_string_value (builder, filter->name);
+  json_builder_add_string_value (builder, filter_name);
   json_builder_set_member_name (builder, "storage");
   json_builder_add_string_value (builder, codec ? tl_codec_get_variant (codec) : "float");
   json_builder_set_member_name (builder, "mode");

@@ -18,7 +18,7 @@
 
 #include "tl-cl.h"
 #include "tl-codec.h"
-#include "tl-filter.h"
+#include "tl-pixels.h"
 #include "tl-plan.h"
 
 G_BEGIN_DECLS
@@ -37,7 +37,7 @@ typedef struct
 } TlTuning;
 
 gboolean  tl_tune_lookup      (TlContext       *context,
-                               const TlFilter  *filter,
+                               const gchar     *filter_name,
                                const TlCodec   *codec,
                                TlMode           mode,
                                guint            width,
@@ -45,14 +45,14 @@ gboolean  tl_tune_lookup      (TlContext       *context,
                                TlTuning        *tuning);
 gboolean  tl_tune_lookup_device (const gchar   *device_name,
                                  const gchar   *driver_version,
-                                 const TlFilter *filter,
+                                 const gchar   *filter_name,
                                  const gchar   *variant,
                                  TlMode         mode,
                                  guint          width,
                                  guint          height,
                                  TlTuning      *tuning);
 void      tl_tune_store       (TlContext       *context,
-                               const TlFilter  *filter,
+                               const gchar     *filter_name,
                                const TlCodec   *codec,
                                const TlPixels  *pixels,
                                const TlTuning  *tuning);

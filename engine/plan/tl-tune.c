@@ -29,6 +29,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "tl-error.h"
+#include "tl-filter-job.h"
 #include "tl-run.h"
 #include "tl-tune.h"
 
@@ -66,13 +67,15 @@ tl_tune_measure (TlContext       *context,
                  TlPlan          *plan,
                  GError         **error)
 {
+  g_auto(TlFilterJob) job     = { { NULL, }, };
   g_autofree gdouble *samples = NULL;
 
   g_return_val_if_fail (runs > 0 && median_ms != NULL, FALSE);
 
   samples = g_new (gdouble, runs + 1);
-  if (! tl_run_filter_repeated (context, filter, values, choice, pixels,
-                                runs + 1, samples, plan, error))
+  if (! tl_filter_job_init (&job, filter, values, pixels->codec, error) ||
+      ! tl_run_job_repeated (context, &job.run, choice, pixels, runs + 1,
+                             samples, plan, error))
     return FALSE;
 
   *median_ms = tl_tune_median (samples + 1, runs);
@@ -491,6 +494,7 @@ tl_tune_search (TlContext       *context,
                 TlTuning        *tuning,
                 GError         **error)
 {
+  g_auto(TlFilterJob)   job   = { { NULL, }, };
   g_autoptr(TlRunTimer) timer = NULL;
   TlTuneSearch          search;
   TlChoice              base;
@@ -505,20 +509,18 @@ tl_tune_search (TlContext       *context,
   tl_choice_init (&base);
   base.mode            = mode;
   base.pixels_per_item = 0;
-  if (! tl_run_plan_filter (context, filter, pixels->codec, &base,
-                            pixels->width, pixels->height, &limits, &rule_plan,
-                            error))
+  if (! tl_filter_job_init (&job, filter, values, pixels->codec, error) ||
+      ! tl_run_plan_job (context, &job.run, &base, pixels->width,
+                         pixels->height, &limits, &rule_plan, error))
     return FALSE;
-  base.pixels_per_item = tl_filter_auto_pixels_per_item (filter,
-                                                         tl_codec_is_narrow (pixels->codec),
-                                                         limits.device_kind);
+  base.pixels_per_item = tl_run_job_auto_pixels (&job.run, limits.device_kind);
   /* A stored result is not the rule: plan the rule itself. */
   if (rule_plan.tuned &&
       ! tl_plan_compute (&limits, &base, pixels->width, pixels->height,
                          &rule_plan, error))
     return FALSE;
 
-  timer = tl_run_timer_new (context, filter, values, pixels, error);
+  timer = tl_run_timer_new (context, &job.run, pixels, error);
   if (timer == NULL)
     return FALSE;
 
@@ -543,6 +545,6 @@ tl_tune_search (TlContext       *context,
   if (progress)
     progress (&search.status, progress_data);
 
-  tl_tune_store (context, filter, pixels->codec, pixels, tuning);
+  tl_tune_store (context, filter->name, pixels->codec, pixels, tuning);
   return TRUE;
 }

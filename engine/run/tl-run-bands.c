@@ -1,6 +1,6 @@
 /* ThreadLens: a run's pixels across the bus in bands of rows, the host's
  * copies of one band overlapping the transfers of the others
- * (tl_run_filter_banded ()).
+ * (tl_run_job_banded ()).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -15,7 +15,7 @@
 
 G_BEGIN_DECLS
 
-/* What each launch ran: its kernel (not owned) and the filter's step,
+/* What each launch ran: its kernel (not owned) and the job's step,
  * one enqueued plan, that it belongs to.
  */
 typedef struct
@@ -45,7 +45,7 @@ typedef struct
 struct _TlRun
 {
   TlContext      *context;
-  const TlFilter *filter;      /* NULL for a run of tl_run_new () */
+  const TlRunJob *job;         /* NULL for a run of tl_run_new () */
   gchar          *program;     /* with the storage variant, if any */
   const TlPixels *pixels;
   cl_mem          codec;       /* the codec's table, or NULL */
@@ -55,7 +55,7 @@ struct _TlRun
   GPtrArray      *buffers;     /* every cl_mem of the run, released at end */
   GPtrArray      *launches;    /* kernel events, for timing */
   GArray         *launched;    /* TlRunLaunch: each event's kernel and step */
-  guint           steps;       /* enqueued plans so far: a filter's steps */
+  guint           steps;       /* enqueued plans so far: a job's steps */
   gint            row_base;    /* TlDispatch.row_base of the next launches */
   gboolean        in_place;    /* the buffers use the pixels' own memory */
   /* Launches bounded in time (tl-run-pace.c). */
@@ -69,7 +69,7 @@ struct _TlRun
   gdouble         mark_ms;     /* expected work queued through the mark */
   /* The host's watch (tl-run-watch.c). */
   const TlRunWatch *watch;     /* or NULL */
-  gboolean        counting;    /* the filter's pass only counts launches */
+  gboolean        counting;    /* the job's pass only counts launches */
   GHashTable     *totals;      /* cl_kernel -> guint64: its groups a pass */
   gdouble         launched_ms; /* expected work enqueued so far */
   gdouble         done_ms;     /* of it, known to be finished */
@@ -92,12 +92,11 @@ gboolean tl_run_enqueue_plan        (TlRun            *run,
                                      GError          **error);
 gboolean tl_run_setup               (TlRun            *run,
                                      TlContext        *context,
-                                     const TlFilter   *filter,
+                                     const TlRunJob   *job,
                                      const TlPixels   *pixels,
                                      cl_event         *upload,
                                      GError          **error);
 gboolean tl_run_timed_pass          (TlRun            *run,
-                                     const TlValue    *values,
                                      gdouble          *ms,
                                      GArray           *kernels,
                                      GError          **error);
@@ -119,7 +118,6 @@ gboolean tl_run_pace_enqueue        (TlRun            *run,
 
 gboolean tl_run_watch_begin         (TlRun            *run,
                                      const TlRunWatch *watch,
-                                     const TlValue    *values,
                                      GError          **error);
 void     tl_run_watch_count         (TlRun            *run,
                                      cl_kernel         kernel,

@@ -1,4 +1,4 @@
-/* ThreadLens: a filter timed under many choices on one upload, for the
+/* ThreadLens: a job timed under many choices on one upload, for the
  * tuner's searches (tl-tune.c).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -14,8 +14,7 @@
 
 struct _TlRunTimer
 {
-  TlRun          run;
-  const TlValue *values;
+  TlRun run;
 };
 
 /* For searches: PIXELS go to the device once, then any number of choices
@@ -23,8 +22,7 @@ struct _TlRunTimer
  */
 TlRunTimer *
 tl_run_timer_new (TlContext       *context,
-                  const TlFilter  *filter,
-                  const TlValue   *values,
+                  const TlRunJob  *job,
                   const TlPixels  *pixels,
                   GError         **error)
 {
@@ -33,15 +31,13 @@ tl_run_timer_new (TlContext       *context,
   cl_int      status = CL_SUCCESS;
   gboolean    ok;
 
-  g_return_val_if_fail (context != NULL && filter != NULL, NULL);
-  g_return_val_if_fail (values != NULL && pixels != NULL && pixels->in, NULL);
-
-  if (! tl_filter_check_values (filter, values, error))
-    return NULL;
+  g_return_val_if_fail (context != NULL && job != NULL, NULL);
+  g_return_val_if_fail (pixels != NULL && pixels->in, NULL);
+  g_return_val_if_fail (job->pass != NULL && job->codec == pixels->codec,
+                        NULL);
 
   timer = g_new0 (TlRunTimer, 1);
-  timer->values = values;
-  ok = tl_run_setup (&timer->run, context, filter, pixels, &upload, error);
+  ok = tl_run_setup (&timer->run, context, job, pixels, &upload, error);
   if (ok && upload)
     status = TL_CL (clWaitForEvents, 1, &upload);
   if (upload)
@@ -59,7 +55,7 @@ tl_run_timer_new (TlContext       *context,
   return timer;
 }
 
-/* One pass of the filter under CHOICE: its kernel time in MS and, when
+/* One pass of the job under CHOICE: its kernel time in MS and, when
  * PLAN is given, the plan it ran.  A choice that cannot be planned is an
  * error from the planner (see tl_tune_cannot_plan ()).
  */
@@ -74,11 +70,10 @@ tl_run_timer_time (TlRunTimer      *timer,
 
   g_return_val_if_fail (timer != NULL && choice != NULL && ms != NULL, FALSE);
 
-  if (! tl_run_plan_filter (timer->run.context, timer->run.filter,
-                            timer->run.pixels->codec, choice,
-                            timer->run.pixels->width, timer->run.pixels->height,
-                            &limits, &timer->run.plan, error) ||
-      ! tl_run_timed_pass (&timer->run, timer->values, ms, NULL, error))
+  if (! tl_run_plan_job (timer->run.context, timer->run.job, choice,
+                         timer->run.pixels->width, timer->run.pixels->height,
+                         &limits, &timer->run.plan, error) ||
+      ! tl_run_timed_pass (&timer->run, ms, NULL, error))
     return FALSE;
   if (plan)
     *plan = timer->run.plan;

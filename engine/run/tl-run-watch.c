@@ -1,6 +1,6 @@
 /* ThreadLens: a host's watch over a run: progress, an estimate, cancel.
  *
- * Before its kernels run, the filter's pass runs once only counting:
+ * Before its kernels run, the job's pass runs once only counting:
  * every launch it would make is tallied in work-groups per kernel, and
  * nothing reaches the device (buffers, arguments and launches pass it
  * by).  The run then knows the work ahead, and, with the rates the
@@ -30,7 +30,6 @@
 gboolean
 tl_run_watch_begin (TlRun            *run,
                     const TlRunWatch *watch,
-                    const TlValue    *values,
                     GError          **error)
 {
   gboolean ok;
@@ -41,7 +40,7 @@ tl_run_watch_begin (TlRun            *run,
   run->watch  = watch;
   run->totals = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   run->counting = TRUE;
-  ok = run->filter->run_cl (run, values, error);
+  ok = run->job->pass (run, run->job->pass_data, error);
   run->counting = FALSE;
   run->steps    = 0;
   run->started  = run->done_at = run->watched_at = g_get_monotonic_time ();
@@ -177,7 +176,7 @@ tl_run_watch_set_cancelled (TlRun   *run,
   run->cancelled = TRUE;
   /* TRANSLATORS: %s is a filter's name. */
   g_set_error (error, TL_ERROR, TL_ERROR_CANCELLED, _("%s was cancelled"),
-               run->filter ? run->filter->name : run->program);
+               run->job ? run->job->name : run->program);
 }
 
 /* Tells the watch how far the run has got, where TL_RUN_WATCH_MS have

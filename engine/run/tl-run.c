@@ -1,4 +1,4 @@
-/* ThreadLens: running a filter's kernels under a dispatch plan.
+/* ThreadLens: running a job's kernels under a dispatch plan.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
@@ -82,7 +82,7 @@ tl_run_new_scratch (TlRun   *run,
 /* The run's input as working floats, for kernels that read each pixel
  * many times (the smoothing filters' windows): the input itself where it
  * is stored as floats, else decoded once into a scratch image by
- * DECODE_KERNEL, a kernel of the filter's program made with
+ * DECODE_KERNEL, a kernel of the job's program made with
  * TL_DECODE_KERNEL (kernels/tl-pixel.h), under the plan.  On PoCL
  * decoding 8-bit codes at every tap took 5 to 8 times as long as the
  * taps themselves (median-blur, 1920x1080).
@@ -174,13 +174,11 @@ tl_run_get_kernel_variant (TlRun       *run,
   g_auto(GStrv)     file    = NULL;
   g_autofree gchar *program = NULL;
 
-  if (run->filter == NULL ||
-      g_strv_contains (tl_filter_get_kernels (run->filter, run->pixels->codec),
-                       kernel_name))
+  if (run->job == NULL || g_strv_contains (run->job->kernels, kernel_name))
     program = g_strdup (run->program);
   else
     {
-      /* A kernel the filter only falls back on (the blurs' untiled
+      /* A kernel the job only falls back on (the blurs' untiled
        * passes, for tiles too big for local memory) is built on first
        * use, in a program of its own: "blur:tl_convolve_h@u8+trc".
        */
@@ -240,9 +238,8 @@ tl_run_set_arg (TlRun       *run,
       /* TRANSLATORS: %s is a filter's or a kernel program's name. */
       g_autofree gchar *what = g_strdup_printf (_("setting argument %u of a %s "
                                                   "kernel"), index,
-                                                run->filter ?
-                                                run->filter->name :
-                                                run->program);
+                                                run->job ? run->job->name :
+                                                           run->program);
 
       tl_cl_set_error (error, status, what);
       return FALSE;
@@ -250,8 +247,8 @@ tl_run_set_arg (TlRun       *run,
   return TRUE;
 }
 
-/* A run of PROGRAM's kernels under PLAN for callers that are not filters
- * (the overlay): buffers come from tl_run_new_buffer (), launches from
+/* A run of PROGRAM's kernels under PLAN for callers with no job (the
+ * overlay): buffers come from tl_run_new_buffer (), launches from
  * tl_run_enqueue (), and tl_run_free () releases them all.
  */
 TlRun *
@@ -301,7 +298,7 @@ tl_run_set_row_base (TlRun *run,
 }
 
 /* Issues every launch of the plan; argument DISPATCH_ARG of the kernel
- * receives each launch's TlDispatch and, in a filter's kernels, the next
+ * receives each launch's TlDispatch and, in a job's kernels, the next
  * argument the codec's table (kernels/tl-pixel.h).
  */
 G_STATIC_ASSERT (TL_ARG_CODEC == TL_ARG_DISPATCH + 1);
@@ -334,7 +331,7 @@ tl_run_enqueue_plan (TlRun        *run,
   dispatch.swizzle         = plan->swizzle;
   dispatch.row_base        = run->row_base;
 
-  if (run->filter &&
+  if (run->job &&
       ! tl_run_set_arg (run, kernel, dispatch_arg + 1, sizeof (cl_mem),
                         &run->codec, error))
     return FALSE;
@@ -357,63 +354,43 @@ tl_run_enqueue (TlRun     *run,
   return tl_run_enqueue_plan (run, kernel, dispatch_arg, &run->plan, error);
 }
 
-/* FILTER's kernel program for pixels stored as CODEC says (NULL: float in
- * the working format), built with the filter's kernels alone.
- */
-gchar *
-tl_run_program_name (const TlFilter *filter,
-                     const TlCodec  *codec)
+guint
+tl_run_job_auto_pixels (const TlRunJob *job,
+                        TlDeviceKind    kind)
 {
-  const gchar      *variant = codec ? tl_codec_get_variant (codec) : "";
-  g_autofree gchar *kernels = NULL;
-  g_autofree gchar *tokens  = NULL;
+  g_return_val_if_fail (job != NULL, 1);
 
-  g_return_val_if_fail (filter != NULL, NULL);
-
-  /* Only the filter's own kernels: "tone:tl_sepia@u8+trc". */
-  kernels = g_strjoinv (",", (gchar **) tl_filter_get_kernels (filter, codec));
-  if (filter->variant == NULL)
-    tokens = g_strdup (variant);
-  else if (*variant == '\0')
-    tokens = g_strdup (filter->variant);
-  else
-    tokens = g_strconcat (variant, "+", filter->variant, NULL);
-  if (*tokens == '\0')
-    return g_strconcat (filter->program, ":", kernels, NULL);
-  return g_strconcat (filter->program, ":", kernels, "@", tokens, NULL);
+  return kind == TL_DEVICE_KIND_CPU ? job->cpu_pixels_per_item :
+                                      job->pixels_per_item;
 }
 
-/* One plan serves every kernel of the filter: M is the smallest of the
- * kernels' limits, P the first kernel's.  CODEC picks the program variant
- * (NULL: float storage).
+/* One plan serves every kernel of the job: M is the smallest of the
+ * kernels' limits, P the first kernel's.
  */
 gboolean
-tl_run_plan_filter (TlContext      *context,
-                    const TlFilter *filter,
-                    const TlCodec  *codec,
-                    const TlChoice *choice,
-                    guint           width,
-                    guint           height,
-                    TlLimits       *limits,
-                    TlPlan         *plan,
-                    GError        **error)
+tl_run_plan_job (TlContext      *context,
+                 const TlRunJob *job,
+                 const TlChoice *choice,
+                 guint           width,
+                 guint           height,
+                 TlLimits       *limits,
+                 TlPlan         *plan,
+                 GError        **error)
 {
-  g_autofree gchar   *program = NULL;
-  const gchar *const *kernels;
-  TlChoice            resolved = *choice;
-  TlTuning            tuning;
-  guint               i;
+  TlChoice resolved = *choice;
+  TlTuning tuning;
+  guint    i;
 
-  g_return_val_if_fail (context != NULL && filter != NULL, FALSE);
+  g_return_val_if_fail (context != NULL && job != NULL, FALSE);
+  g_return_val_if_fail (job->kernels != NULL && job->kernels[0] != NULL,
+                        FALSE);
   g_return_val_if_fail (choice != NULL && limits != NULL, FALSE);
 
-  program = tl_run_program_name (filter, codec);
-  kernels = tl_filter_get_kernels (filter, codec);
-  for (i = 0; kernels[i]; i++)
+  for (i = 0; job->kernels[i]; i++)
     {
       TlLimits  kernel_limits;
-      cl_kernel kernel = tl_context_get_kernel (context, program, kernels[i],
-                                                error);
+      cl_kernel kernel = tl_context_get_kernel (context, job->program,
+                                                job->kernels[i], error);
 
       if (kernel == NULL ||
           ! tl_context_kernel_limits (context, kernel, &kernel_limits, error))
@@ -433,20 +410,19 @@ tl_run_plan_filter (TlContext      *context,
                                           kernel_limits.kernel_local_mem);
         }
     }
-  limits->reads_block   = filter->reads_block;
-  limits->float_storage = ! tl_codec_is_narrow (codec);
+  limits->reads_block   = job->reads_block;
+  limits->float_storage = ! tl_codec_is_narrow (job->codec);
 
   if (resolved.pixels_per_item == 0)
-    resolved.pixels_per_item = tl_filter_auto_pixels_per_item (filter,
-                                                               tl_codec_is_narrow (codec),
-                                                               limits->device_kind);
+    resolved.pixels_per_item = tl_run_job_auto_pixels (job,
+                                                       limits->device_kind);
 
   /* "auto" takes the tuned choice for this device, storage, mode and size
    * class when a search has been run; the device's rule otherwise.
    */
   if (choice->shape_kind == TL_SHAPE_AUTO &&
-      tl_tune_lookup (context, filter, codec, choice->mode, width, height,
-                      &tuning) &&
+      tl_tune_lookup (context, job->name, job->codec, choice->mode, width,
+                      height, &tuning) &&
       tl_tune_plan (&tuning, limits, width, height, plan))
     return TRUE;
 
@@ -519,7 +495,7 @@ tl_run_in_place (TlContext      *context,
 gboolean
 tl_run_setup (TlRun          *run,
               TlContext      *context,
-              const TlFilter *filter,
+              const TlRunJob *job,
               const TlPixels *pixels,
               cl_event       *upload,
               GError        **error)
@@ -529,8 +505,8 @@ tl_run_setup (TlRun          *run,
   cl_int       status;
 
   run->context  = context;
-  run->filter   = filter;
-  run->program  = tl_run_program_name (filter, pixels->codec);
+  run->job      = job;
+  run->program  = g_strdup (job->program);
   run->pixels   = pixels;
   run->buffers  = g_ptr_array_new_with_free_func (tl_run_release_buffer);
   run->launches = g_ptr_array_new_with_free_func (tl_run_release_event);
@@ -581,7 +557,7 @@ tl_run_kernel_times_clear (gpointer data)
 }
 
 /* Adds one pass, the launches from FIRST on, to KERNELS: an entry a
- * step of the filter (one plan's launches, the same kernel), in order.
+ * step of the job (one plan's launches, the same kernel), in order.
  * The recursive blur's row and column passes are one kernel twice, so
  * steps rather than kernels' names tell them apart.
  */
@@ -632,14 +608,13 @@ tl_run_kernel_times_add (TlRun  *run,
     }
 }
 
-/* Runs the filter's kernels once under RUN's plan, waits, and gives their
+/* Runs the job's kernels once under RUN's plan, waits, and gives their
  * time in MS.  Buffers and events of this pass are released after it, so
  * a long series of passes holds no more memory than one.  KERNELS (NULL:
  * none) gets the pass's time step by step.
  */
 gboolean
 tl_run_timed_pass (TlRun          *run,
-                   const TlValue  *values,
                    gdouble        *ms,
                    GArray         *kernels,
                    GError        **error)
@@ -647,7 +622,7 @@ tl_run_timed_pass (TlRun          *run,
   guint  n_buffers = run->buffers->len, first = run->launches->len;
   cl_int status;
 
-  if (! run->filter->run_cl (run, values, error))
+  if (! run->job->pass (run, run->job->pass_data, error))
     return FALSE;
   status = TL_CL (clFinish, tl_context_get_queue (run->context));
   if (status != CL_SUCCESS)
@@ -667,13 +642,12 @@ tl_run_timed_pass (TlRun          *run,
   return TRUE;
 }
 
-/* Uploads once, runs the filter REPEATS times (each timed into SAMPLES when
+/* Uploads once, runs the job REPEATS times (each timed into SAMPLES when
  * given), reads the last result back.
  */
 static gboolean
 tl_run_execute (TlContext       *context,
-                const TlFilter  *filter,
-                const TlValue   *values,
+                const TlRunJob  *job,
                 const TlChoice  *choice,
                 const TlPixels  *pixels,
                 guint            repeats,
@@ -695,30 +669,25 @@ tl_run_execute (TlContext       *context,
   gboolean ok = FALSE;
   guint    i, first = 0;
 
-  if (! tl_filter_check_values (filter, values, error))
-    return FALSE;
-
-  if (! tl_run_plan_filter (context, filter, pixels->codec, choice,
-                            pixels->width, pixels->height, &limits, &run.plan,
-                            error))
+  if (! tl_run_plan_job (context, job, choice, pixels->width,
+                         pixels->height, &limits, &run.plan, error))
     goto out;
   /* A device that works on the pixels in place has them all first. */
   if (bands && tl_run_in_place (context, pixels) &&
       ! bands->fill (0, pixels->height, bands->data, error))
     goto out;
-  if (! tl_run_setup (&run, context, filter, pixels, bands ? NULL : &upload,
+  if (! tl_run_setup (&run, context, job, pixels, bands ? NULL : &upload,
                       error) ||
       (bands && ! tl_run_bands_upload (&run, bands, uploads, &n_uploads,
                                        error)) ||
-      ! tl_run_watch_begin (&run, watch, values, error))
+      ! tl_run_watch_begin (&run, watch, error))
     goto out;
 
   for (i = 0; i < repeats; i++)
     {
       first = run.launches->len;
-      if (samples ? ! tl_run_timed_pass (&run, values, &samples[i], kernels,
-                                         error) :
-                    ! filter->run_cl (&run, values, error))
+      if (samples ? ! tl_run_timed_pass (&run, &samples[i], kernels, error) :
+                    ! job->pass (&run, job->pass_data, error))
         goto out;
     }
   /* The last budget's work, watched. */
@@ -808,95 +777,102 @@ tl_run_execute (TlContext       *context,
 }
 
 gboolean
-tl_run_filter (TlContext       *context,
-               const TlFilter  *filter,
-               const TlValue   *values,
-               const TlChoice  *choice,
-               const TlPixels  *pixels,
-               TlPlan          *plan,
-               TlRunTimes      *times,
-               GError         **error)
+tl_run_job (TlContext       *context,
+            const TlRunJob  *job,
+            const TlChoice  *choice,
+            const TlPixels  *pixels,
+            TlPlan          *plan,
+            TlRunTimes      *times,
+            GError         **error)
 {
-  return tl_run_filter_banded (context, filter, values, choice, pixels, NULL,
-                               NULL, plan, times, error);
+  return tl_run_job_banded (context, job, choice, pixels, NULL, NULL, plan,
+                            times, error);
 }
 
-/* As tl_run_filter (), with the pixels moved in bands of rows that BANDS
+/* Whether JOB can run on PIXELS: it has a pass, for their storage. */
+static gboolean
+tl_run_job_fits (const TlRunJob *job,
+                 const TlPixels *pixels)
+{
+  return job->pass != NULL && job->codec == pixels->codec;
+}
+
+/* As tl_run_job (), with the pixels moved in bands of rows that BANDS
  * fills and drains (see TlRunBands): PIXELS' memory is the bands'.  With
  * BANDS NULL, PIXELS' input is all there first and the output all back
  * at the end.
  */
 gboolean
-tl_run_filter_banded (TlContext        *context,
-                      const TlFilter   *filter,
-                      const TlValue    *values,
-                      const TlChoice   *choice,
-                      const TlPixels   *pixels,
-                      const TlRunBands *bands,
-                      const TlRunWatch *watch,
-                      TlPlan           *plan,
-                      TlRunTimes       *times,
-                      GError          **error)
+tl_run_job_banded (TlContext        *context,
+                   const TlRunJob   *job,
+                   const TlChoice   *choice,
+                   const TlPixels   *pixels,
+                   const TlRunBands *bands,
+                   const TlRunWatch *watch,
+                   TlPlan           *plan,
+                   TlRunTimes       *times,
+                   GError          **error)
 {
-  g_return_val_if_fail (context != NULL && filter != NULL, FALSE);
-  g_return_val_if_fail (values != NULL && choice != NULL, FALSE);
+  g_return_val_if_fail (context != NULL && job != NULL, FALSE);
+  g_return_val_if_fail (choice != NULL, FALSE);
   g_return_val_if_fail (pixels != NULL && pixels->in && pixels->out, FALSE);
+  g_return_val_if_fail (tl_run_job_fits (job, pixels), FALSE);
   g_return_val_if_fail (bands == NULL || (bands->fill && bands->drain), FALSE);
 
-  return tl_run_execute (context, filter, values, choice, pixels, 1, NULL,
-                         NULL, bands, watch, plan, times, error);
+  return tl_run_execute (context, job, choice, pixels, 1, NULL, NULL, bands,
+                         watch, plan, times, error);
 }
 
 /* For benchmarks: the image goes to the device once, the kernels run
  * REPEATS times, and SAMPLES gets each run's kernel time in ms.
  */
 gboolean
-tl_run_filter_repeated (TlContext       *context,
-                        const TlFilter  *filter,
-                        const TlValue   *values,
-                        const TlChoice  *choice,
-                        const TlPixels  *pixels,
-                        guint            repeats,
-                        gdouble         *samples,
-                        TlPlan          *plan,
-                        GError         **error)
+tl_run_job_repeated (TlContext       *context,
+                     const TlRunJob  *job,
+                     const TlChoice  *choice,
+                     const TlPixels  *pixels,
+                     guint            repeats,
+                     gdouble         *samples,
+                     TlPlan          *plan,
+                     GError         **error)
 {
-  g_return_val_if_fail (context != NULL && filter != NULL, FALSE);
-  g_return_val_if_fail (values != NULL && choice != NULL, FALSE);
+  g_return_val_if_fail (context != NULL && job != NULL, FALSE);
+  g_return_val_if_fail (choice != NULL, FALSE);
   g_return_val_if_fail (pixels != NULL && pixels->in && pixels->out, FALSE);
+  g_return_val_if_fail (tl_run_job_fits (job, pixels), FALSE);
   g_return_val_if_fail (repeats > 0 && samples != NULL, FALSE);
 
-  return tl_run_execute (context, filter, values, choice, pixels, repeats,
-                         samples, NULL, NULL, NULL, plan, NULL, error);
+  return tl_run_execute (context, job, choice, pixels, repeats, samples, NULL,
+                         NULL, NULL, plan, NULL, error);
 }
 
-/* For benchmarks: where each pass's kernel time goes.  The filter runs
+/* For benchmarks: where each pass's kernel time goes.  The job runs
  * REPEATS times on one upload; the result holds a TlKernelTimes for each
- * step of the filter (one plan's launches of one kernel), in order, its
+ * step of the job (one plan's launches of one kernel), in order, its
  * launches summed a pass.  NULL on error.
  */
 GArray *
-tl_run_filter_kernels (TlContext       *context,
-                       const TlFilter  *filter,
-                       const TlValue   *values,
-                       const TlChoice  *choice,
-                       const TlPixels  *pixels,
-                       guint            repeats,
-                       GError         **error)
+tl_run_job_kernels (TlContext       *context,
+                    const TlRunJob  *job,
+                    const TlChoice  *choice,
+                    const TlPixels  *pixels,
+                    guint            repeats,
+                    GError         **error)
 {
   g_autoptr(GArray)   kernels = NULL;
   g_autofree gdouble *samples = NULL;
 
-  g_return_val_if_fail (context != NULL && filter != NULL, NULL);
-  g_return_val_if_fail (values != NULL && choice != NULL, NULL);
+  g_return_val_if_fail (context != NULL && job != NULL, NULL);
+  g_return_val_if_fail (choice != NULL, NULL);
   g_return_val_if_fail (pixels != NULL && pixels->in && pixels->out, NULL);
+  g_return_val_if_fail (tl_run_job_fits (job, pixels), NULL);
   g_return_val_if_fail (repeats > 0, NULL);
 
   kernels = g_array_new (FALSE, TRUE, sizeof (TlKernelTimes));
   g_array_set_clear_func (kernels, tl_run_kernel_times_clear);
   samples = g_new (gdouble, repeats);
-  if (! tl_run_execute (context, filter, values, choice, pixels, repeats,
-                        samples, kernels, NULL, NULL, NULL, NULL, error))
+  if (! tl_run_execute (context, job, choice, pixels, repeats, samples,
+                        kernels, NULL, NULL, NULL, NULL, error))
     return NULL;
   return g_steal_pointer (&kernels);
 }

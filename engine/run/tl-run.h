@@ -1,9 +1,13 @@
-/* ThreadLens: running a filter's kernels under a dispatch plan.
+/* ThreadLens: running kernels under a dispatch plan.
  *
- * A TlRun holds one filter application: the plan, the device buffers and
- * the timings.  Filters' OpenCL paths enqueue their passes through
- * tl_run_enqueue (), which issues every launch of the plan with the right
- * TlDispatch, so no filter handles dispatch modes itself.
+ * A TlRun holds one job's application: the plan, the device buffers and
+ * the timings.  What it launches comes as data, a TlRunJob: the program
+ * and its kernels, what the planner needs to know of them, and a
+ * function that enqueues one pass through tl_run_enqueue () and its kin,
+ * which issue every launch of the plan with the right TlDispatch, paced
+ * to the launch budget and watched.  run/ knows no filter: a filter's
+ * job comes from tl_filter_job_init () (tl-filter-job.h), so the budget,
+ * progress and cancel are written once, here, for every filter.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -12,10 +16,51 @@
 #define TL_RUN_H
 
 #include "tl-cl.h"
-#include "tl-filter.h"
+#include "tl-codec.h"
+#include "tl-pixels.h"
 #include "tl-plan.h"
 
 G_BEGIN_DECLS
+
+typedef struct _TlRun TlRun;
+
+/* Timing of the OpenCL work of one run, from event profiling. */
+typedef struct
+{
+  gdouble kernel_ms;            /* all launches, first start to last end */
+  gdouble upload_ms;
+  gdouble download_ms;
+  gdouble longest_ms;           /* the longest single launch */
+  guint   launches;
+} TlRunTimes;
+
+/* One pass of a job's kernels, enqueued on RUN with DATA (the job's
+ * PASS_DATA); FALSE with ERROR.
+ */
+typedef gboolean (* TlRunPassFunc) (TlRun         *run,
+                                    gconstpointer  data,
+                                    GError       **error);
+
+/* What a run launches.  Owned by the caller, and kept (not copied) for
+ * the run's length.
+ */
+typedef struct
+{
+  const gchar        *name;             /* in messages and the tuner's
+                                         * store: "bilateral-filter" */
+  const gchar        *program;          /* as tl_context_get_kernel ()
+                                         * takes it, built with KERNELS
+                                         * alone: "tone:tl_sepia@u8+trc" */
+  const gchar *const *kernels;          /* NULL-terminated: the kernels
+                                         * the plan must suit */
+  const TlCodec      *codec;            /* the pixels' storage (NULL:
+                                         * floats in the working format) */
+  gboolean            reads_block;      /* TlLimits' */
+  guint               pixels_per_item;  /* for a choice's 0 ("auto") */
+  guint               cpu_pixels_per_item; /* the same on a CPU */
+  TlRunPassFunc       pass;             /* NULL: the job is only planned */
+  gconstpointer       pass_data;
+} TlRunJob;
 
 /* Mirrors TlDispatch in kernels/tl-index.h, field for field. */
 typedef struct
@@ -51,7 +96,7 @@ typedef struct
  * device, and between launches.  FALSE stops the run, which then fails
  * with TL_ERROR_CANCELLED as soon as the device lets go of it: the work
  * already queued (a budget's worth, tl-run-pace.c) is waited for, not
- * used.  Called in the thread that runs the filter.
+ * used.  Called in the thread that runs the job.
  */
 typedef gboolean (* TlWatchFunc) (const TlProgress *progress,
                                   gpointer          data);
@@ -64,21 +109,20 @@ typedef struct
 
 #define TL_RUN_WATCH_MS 50
 
-/* Runs FILTER with VALUES on PIXELS (in to out) on CONTEXT's device,
- * under the dispatch CHOICE asks for.  PLAN (or NULL) gets the plan that
+/* Runs JOB on PIXELS (in to out, stored as JOB's codec says) on
+ * CONTEXT's device, under the dispatch CHOICE asks for.  PLAN (or NULL) gets the plan that
  * ran, TIMES (or NULL) the upload, kernel and download times.  FALSE
  * with ERROR when it cannot be planned or the device fails (PIXELS' out
  * may then be partly written).
  */
-gboolean          tl_run_filter          (TlContext       *context,
-                                          const TlFilter  *filter,
-                                          const TlValue   *values,
+gboolean          tl_run_job             (TlContext       *context,
+                                          const TlRunJob  *job,
                                           const TlChoice  *choice,
                                           const TlPixels  *pixels,
                                           TlPlan          *plan,
                                           TlRunTimes      *times,
                                           GError         **error);
-/* Pixels moved in bands of rows (tl_run_filter_banded ()): FILL puts
+/* Pixels moved in bands of rows (tl_run_job_banded ()): FILL puts
  * rows FIRST to FIRST + ROWS of the input into the pixels' memory, just
  * before they are uploaded; DRAIN takes those rows of the output from
  * it, as soon as they are back.  Only output rows FIRST_ROW to FIRST_ROW
@@ -105,13 +149,12 @@ typedef struct
   gpointer      data;
 } TlRunBands;
 
-/* As tl_run_filter (), with PIXELS' memory filled and drained band by
- * band as BANDS says (NULL: all at once, as tl_run_filter ()), and
+/* As tl_run_job (), with PIXELS' memory filled and drained band by
+ * band as BANDS says (NULL: all at once, as tl_run_job ()), and
  * WATCH (or NULL) told how far it has got.
  */
-gboolean          tl_run_filter_banded   (TlContext        *context,
-                                          const TlFilter   *filter,
-                                          const TlValue    *values,
+gboolean          tl_run_job_banded      (TlContext        *context,
+                                          const TlRunJob   *job,
                                           const TlChoice   *choice,
                                           const TlPixels   *pixels,
                                           const TlRunBands *bands,
@@ -119,13 +162,12 @@ gboolean          tl_run_filter_banded   (TlContext        *context,
                                           TlPlan           *plan,
                                           TlRunTimes       *times,
                                           GError          **error);
-/* For benchmarks: PIXELS uploaded once, FILTER run REPEATS times,
+/* For benchmarks: PIXELS uploaded once, JOB run REPEATS times,
  * SAMPLES (REPEATS of them) gets each run's kernel time in ms, PLAN (or
  * NULL) the plan; the last result is read back into PIXELS' out.
  */
-gboolean          tl_run_filter_repeated (TlContext       *context,
-                                          const TlFilter  *filter,
-                                          const TlValue   *values,
+gboolean          tl_run_job_repeated    (TlContext       *context,
+                                          const TlRunJob  *job,
                                           const TlChoice  *choice,
                                           const TlPixels  *pixels,
                                           guint            repeats,
@@ -133,8 +175,8 @@ gboolean          tl_run_filter_repeated (TlContext       *context,
                                           TlPlan          *plan,
                                           GError         **error);
 
-/* One step of a filter's passes, a kernel under one plan
- * (tl_run_filter_kernels ()).
+/* One step of a job's passes, a kernel under one plan
+ * (tl_run_job_kernels ()).
  */
 typedef struct
 {
@@ -143,32 +185,29 @@ typedef struct
   GArray *samples;               /* gdouble ms: its launches summed, a pass each */
 } TlKernelTimes;
 
-/* For benchmarks: as tl_run_filter_repeated (), the time split by step
- * of the filter: an array of TlKernelTimes (one a kernel's launches under
+/* For benchmarks: as tl_run_job_repeated (), the time split by step
+ * of the job: an array of TlKernelTimes (one a kernel's launches under
  * one plan, in order), or NULL with ERROR.  Free with g_array_unref ().
  */
-GArray           *tl_run_filter_kernels  (TlContext       *context,
-                                          const TlFilter  *filter,
-                                          const TlValue   *values,
+GArray           *tl_run_job_kernels     (TlContext       *context,
+                                          const TlRunJob  *job,
                                           const TlChoice  *choice,
                                           const TlPixels  *pixels,
                                           guint            repeats,
                                           GError         **error);
-/* The name of FILTER's program for pixels stored as CODEC says (NULL:
- * floats), as tl_context_get_kernel () takes it:
- * "tone:tl_sepia@u8+trc".  Free with g_free ().
+/* The pixels per work-item JOB takes on a device of KIND for a choice
+ * of 0 ("auto").
  */
-gchar            *tl_run_program_name    (const TlFilter  *filter,
-                                          const TlCodec   *codec);
-/* The plan FILTER's kernels would run under for CHOICE over WIDTH x
- * HEIGHT pixels stored as CODEC says (NULL: floats), into PLAN; LIMITS
+guint             tl_run_job_auto_pixels (const TlRunJob  *job,
+                                          TlDeviceKind     kind);
+/* The plan JOB's kernels would run under for CHOICE over WIDTH x
+ * HEIGHT pixels, into PLAN; LIMITS
  * gets the device's and the kernels' limits it was made within.  "auto"
  * takes a tuned shape where one is stored.  FALSE with ERROR when the
  * program does not build or CHOICE cannot be planned.
  */
-gboolean          tl_run_plan_filter     (TlContext       *context,
-                                          const TlFilter  *filter,
-                                          const TlCodec   *codec,
+gboolean          tl_run_plan_job        (TlContext       *context,
+                                          const TlRunJob  *job,
                                           const TlChoice  *choice,
                                           guint            width,
                                           guint            height,
@@ -179,15 +218,14 @@ gboolean          tl_run_plan_filter     (TlContext       *context,
 /* Timing many choices on one upload (tl-tune.c's search). */
 typedef struct _TlRunTimer TlRunTimer;
 
-/* A timer of FILTER with VALUES (kept, not copied) on PIXELS, which go
+/* A timer of JOB (kept, not copied) on PIXELS, which go
  * to CONTEXT's device now, once; NULL with ERROR.
  */
 TlRunTimer       *tl_run_timer_new       (TlContext       *context,
-                                          const TlFilter  *filter,
-                                          const TlValue   *values,
+                                          const TlRunJob  *job,
                                           const TlPixels  *pixels,
                                           GError         **error);
-/* One pass of the timer's filter under CHOICE: its kernel time in MS
+/* One pass of the timer's job under CHOICE: its kernel time in MS
  * and, when PLAN is given, the plan it ran.  FALSE with ERROR when CHOICE
  * cannot be planned or the device fails.
  */
@@ -199,7 +237,7 @@ gboolean          tl_run_timer_time      (TlRunTimer      *timer,
 /* Waits for TIMER's commands and frees it and its buffers (NULL: nothing). */
 void              tl_run_timer_free      (TlRunTimer      *timer);
 
-/* For kernels outside the filter registry (the overlay). */
+/* For kernels with no job (the overlay). */
 
 /* A run of PROGRAM's kernels ("overlay", a name as tl_context_get_kernel
  * () takes) on CONTEXT under PLAN, with no buffers yet: tl_run_new_buffer () makes
@@ -219,7 +257,7 @@ void              tl_run_set_row_base    (TlRun           *run,
  */
 void              tl_run_free            (TlRun           *run);
 
-/* For filters' run_cl, and runs of tl_run_new (). */
+/* For jobs' passes, and runs of tl_run_new (). */
 
 /* RUN's context, plan and pixels, and the device buffers of its pixels
  * in and out, in their storage: all owned by RUN (pixels and buffers
@@ -246,7 +284,7 @@ cl_mem            tl_run_new_scratch     (TlRun           *run,
                                           GError         **error);
 /* RUN's input as 4 floats a pixel: the input buffer itself in float
  * storage, else a scratch buffer that DECODE_KERNEL (a TL_DECODE_KERNEL
- * of the filter's program) decodes it into, enqueued now; NULL with
+ * of the job's program) decodes it into, enqueued now; NULL with
  * ERROR.
  */
 cl_mem            tl_run_input_floats    (TlRun           *run,
@@ -255,7 +293,7 @@ cl_mem            tl_run_input_floats    (TlRun           *run,
 /* The bytes of one pixel in RUN's storage. */
 gsize             tl_run_pixel_size      (TlRun           *run);
 /* KERNEL_NAME of RUN's program (built on first use; a kernel the
- * filter only falls back on in a program of its own), owned by the
+ * job only falls back on in a program of its own), owned by the
  * context: do not release it.  NULL with ERROR when the build fails.
  */
 cl_kernel         tl_run_get_kernel      (TlRun           *run,
@@ -287,8 +325,8 @@ gboolean          tl_run_set_arg         (TlRun           *run,
                                           const void      *value,
                                           GError         **error);
 /* Enqueues KERNEL over RUN's pixels, every launch of RUN's plan: its
- * argument DISPATCH_ARG (TL_ARG_DISPATCH in a filter's kernels) gets each
- * launch's TlDispatch and, in a filter's kernels, DISPATCH_ARG + 1 the
+ * argument DISPATCH_ARG (TL_ARG_DISPATCH in a job's kernels) gets each
+ * launch's TlDispatch and, in a job's kernels, DISPATCH_ARG + 1 the
  * codec's table.  FALSE with ERROR when a
  * launch is refused.
  */
