@@ -713,6 +713,40 @@ cli_bench (gint    argc,
   return EXIT_SUCCESS;
 }
 
+/* The rate FILTER's run with VALUES on IMAGE measured, for its map's
+ * launches (tl_run_pace_at ()): the filter runs once, its pixels
+ * dropped.
+ */
+static gboolean
+cli_overlay_pace (TlContext      *context,
+                  const TlFilter *filter,
+                  const TlValue  *values,
+                  const TlChoice *choice,
+                  const TlCodec  *codec,
+                  TlImage        *image,
+                  gdouble        *ms_per_group,
+                  GError        **error)
+{
+  g_autofree gpointer in  = NULL;
+  g_autofree gpointer out = NULL;
+  TlPixels            pixels = { tl_image_get_width (image),
+                                 tl_image_get_height (image), codec };
+  TlRunTimes          times;
+
+  in = tl_image_get_stored (image, tl_codec_get_format (codec), error);
+  if (in == NULL)
+    return FALSE;
+  out = g_malloc ((gsize) pixels.width * pixels.height *
+                  tl_codec_get_pixel_size (codec));
+  pixels.in  = in;
+  pixels.out = out;
+  if (! tl_filter_job_run (context, filter, values, choice, &pixels, NULL,
+                           &times, error))
+    return FALSE;
+  *ms_per_group = times.ms_per_group;
+  return TRUE;
+}
+
 static gint
 cli_overlay (gint    argc,
              gchar **argv)
@@ -723,6 +757,7 @@ cli_overlay (gint    argc,
   static gchar  *dump_ids = NULL;
   static gdouble opacity = 0.5;
   static gboolean on_host = FALSE;
+  static gboolean paced = FALSE;
   static GOptionEntry entries[] =
   {
     { "by", 0, 0, G_OPTION_ARG_STRING, &by,
@@ -741,6 +776,9 @@ cli_overlay (gint    argc,
     { "on-host", 0, 0, G_OPTION_ARG_NONE, &on_host,
       N_("Draw the map on the CPU with the C renderer, the device's "
          "reference (default: on the device, as in GIMP)"), NULL },
+    { "paced", 0, 0, G_OPTION_ARG_NONE, &paced,
+      N_("Run the filter first (at its --set values) and cut the map's "
+         "launches as the launch budget cut the filter's"), NULL },
     { NULL }
   };
   GOptionContext         *options = cli_options_new (N_("IN OUT - draw the thread map over an image"));
@@ -751,7 +789,9 @@ cli_overlay (gint    argc,
   g_autoptr(TlCodec)      codec   = NULL;
   g_autofree gfloat      *pixels  = NULL;
   g_autofree gchar       *legend  = NULL;
+  g_autofree TlValue     *values  = NULL;
   const TlFilter         *filter  = NULL;
+  gdouble                 ms_per_group = 0.0;
   TlOverlayMode           mode;
   TlOverlayStyle          style   = TL_OVERLAY_TINT;
   TlChoice                choice;
@@ -759,11 +799,14 @@ cli_overlay (gint    argc,
   TlPlan                  plan;
 
   g_option_context_add_main_entries (options, entries, GETTEXT_PACKAGE);
+  g_option_context_add_main_entries (options, cli_filter_entries, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (options, cli_dispatch_entries, GETTEXT_PACKAGE);
   if (! g_option_context_parse (options, &argc, &argv, &error))
     return cli_usage (options, error->message);
   if (argc != 3)
     return cli_usage (options, _("overlay needs IN OUT"));
+  if ((paced || cli_settings) && filter_name == NULL)
+    return cli_usage (options, _("--paced and --set need --filter FILTER"));
   if (by == NULL)
     return cli_usage (options, _("overlay needs --by MODE (work-group, "
                                  "simd-group, lane, launch-order or "
@@ -784,7 +827,8 @@ cli_overlay (gint    argc,
       cli_error (message);
       return CLI_EXIT_FAILURE;
     }
-  if (filter_name && (filter = tl_filter_lookup (filter_name, &error)) == NULL)
+  if (filter_name &&
+      (filter = cli_read_filter (filter_name, &values, &error)) == NULL)
     return cli_fail (g_steal_pointer (&error));
   if (! tl_image_init_gegl (&error))
     return cli_fail (g_steal_pointer (&error));
@@ -805,12 +849,15 @@ cli_overlay (gint    argc,
   context = tl_context_new (cli_dispatch.device, &error);
   if (context == NULL ||
       ! tl_overlay_plan (context, filter, codec, &choice, tl_image_get_width (image),
-                         tl_image_get_height (image), &limits, &plan, &error))
+                         tl_image_get_height (image), &limits, &plan, &error) ||
+      (paced && ! cli_overlay_pace (context, filter, values, &choice, codec,
+                                    image, &ms_per_group, &error)))
     return cli_fail (g_steal_pointer (&error));
 
   if (on_host)
     {
-      map = tl_overlay_run (context, &plan, limits.simd_width, &error);
+      map = tl_overlay_run (context, &plan, limits.simd_width, ms_per_group,
+                            &error);
       if (map == NULL)
         return cli_fail (g_steal_pointer (&error));
 
@@ -832,9 +879,9 @@ cli_overlay (gint    argc,
                                               tl_codec_get_format (storage),
                                               &error) : NULL;
       if (stored)
-        map = tl_overlay_draw (context, &plan, limits.simd_width, mode, style,
-                               opacity, storage, stored, stored,
-                               dump_ids != NULL, &error);
+        map = tl_overlay_draw (context, &plan, limits.simd_width,
+                               ms_per_group, mode, style, opacity, storage,
+                               stored, stored, dump_ids != NULL, &error);
       if (map == NULL)
         return cli_fail (g_steal_pointer (&error));
       tl_image_set_stored (image, tl_codec_get_format (storage), stored);

@@ -657,8 +657,12 @@ tl_process_tile (TlContext           *context,
       /* The device's part: what the bands' copies did not take. */
       report->device_ms += (g_get_monotonic_time () - start) / 1000.0 -
                            (report->read_ms + report->write_ms - copies);
+      /* The first tile's, as its plan is the report's. */
       if (report->tiles == 0)
-        report->plan = plan;
+        {
+          report->plan               = plan;
+          report->times.ms_per_group = times.ms_per_group;
+        }
       report->times.kernel_ms   += times.kernel_ms;
       report->times.upload_ms   += times.upload_ms;
       report->times.download_ms += times.download_ms;

@@ -80,6 +80,8 @@ tl_host_plan_map (TlContext            *context,
  * device as the settings ask, in the layer's own storage where the
  * codec has one.  FILTERED (or NULL) holds what the filter made of
  * INNER, a part of REGION, which the checkerboard shows there.
+ * MS_PER_GROUP (the filter's run's TlRunTimes.ms_per_group, or 0) cuts
+ * the map's launches into the pieces the filter's were cut into.
  */
 gboolean
 tl_host_draw_map (TlContext            *context,
@@ -90,6 +92,7 @@ tl_host_draw_map (TlContext            *context,
                   const GeglRectangle  *region,
                   GeglBuffer           *filtered,
                   const GeglRectangle  *inner,
+                  gdouble               ms_per_group,
                   TlHostOverlay        *overlay,
                   GError              **error)
 {
@@ -148,8 +151,8 @@ tl_host_draw_map (TlContext            *context,
                                   error);
   if (overlay->pixels == NULL)
     return FALSE;
-  map = tl_overlay_draw (context, &plan, limits.simd_width, mode, style,
-                         settings->overlay_opacity, pixel, image,
+  map = tl_overlay_draw (context, &plan, limits.simd_width, ms_per_group,
+                         mode, style, settings->overlay_opacity, pixel, image,
                          overlay->pixels, FALSE, error);
   if (map == NULL)
     {
@@ -228,7 +231,7 @@ tl_host_thread_map_for (const TlHostSettings *settings,
 
   tl_host_report (progress, progress_data, 0.5, _("ThreadLens: thread map"));
   if (! tl_host_draw_map (context, settings, filter, codec, source, region,
-                          NULL, NULL, overlay, error))
+                          NULL, NULL, 0.0, overlay, error))
     return FALSE;
   tl_host_report (progress, progress_data, 1.0, _("ThreadLens: thread map"));
 

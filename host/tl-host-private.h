@@ -22,6 +22,7 @@ gboolean tl_host_draw_map (TlContext            *context,
                            const GeglRectangle  *region,
                            GeglBuffer           *filtered,
                            const GeglRectangle  *inner,
+                           gdouble               ms_per_group,
                            TlHostOverlay        *overlay,
                            GError              **error);
 

@@ -901,7 +901,8 @@ tl_host_process (const TlHostSettings *settings,
         return FALSE;
       tl_host_report (progress, progress_data, 0.9, _("ThreadLens: thread map"));
       if (! tl_host_draw_map (context, settings, filter, codec, source, &area,
-                              target, region, overlay, error))
+                              target, region, report->times.ms_per_group,
+                              overlay, error))
         return FALSE;
     }
 

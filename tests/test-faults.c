@@ -257,7 +257,8 @@ test_overlay_faults (void)
       if (context &&
           tl_overlay_plan (context, NULL, NULL, &choice, CROP_W, CROP_H,
                            &limits, &plan, &failure))
-        map = tl_overlay_run (context, &plan, limits.simd_width, &failure);
+        map = tl_overlay_run (context, &plan, limits.simd_width, 0.0,
+                              &failure);
       tl_context_free (context);
 
       if (n == 0 || n == G_MAXUINT)
@@ -316,7 +317,7 @@ test_overlay_draw_faults (void)
       if (context &&
           tl_overlay_plan (context, NULL, NULL, &choice, CROP_W, CROP_H,
                            &limits, &plan, &failure))
-        map = tl_overlay_draw (context, &plan, limits.simd_width,
+        map = tl_overlay_draw (context, &plan, limits.simd_width, 0.0,
                                TL_OVERLAY_WORK_GROUP, TL_OVERLAY_CHECKERBOARD,
                                0.5, codec, crop, out, FALSE, &failure);
       tl_context_free (context);

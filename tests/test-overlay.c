@@ -21,6 +21,7 @@
 #include "tl-cl.h"
 #include "tl-codec.h"
 #include "tl-error.h"
+#include "tl-filter-job.h"
 #include "tl-image.h"
 #include "tl-overlay.h"
 #include "tl-plan.h"
@@ -81,7 +82,7 @@ run_map (const TlChoice *choice,
     g_error ("%s: planning: %s", what, error->message);
 
   map = tl_overlay_run (context, plan, simd_width ? simd_width :
-                        limits.simd_width, &error);
+                        limits.simd_width, 0.0, &error);
   if (map == NULL)
     g_error ("%s: %s", what, error->message);
 
@@ -121,6 +122,7 @@ compare_with_model (const TlOverlayMap *map,
 
       got.ticket = want.ticket = 0;
       got.compute_unit = want.compute_unit = 0;
+      got.piece = want.piece = 0;
       if (memcmp (&got, &want, sizeof (got)) != 0)
         g_error ("%s: group %" G_GUINT64_FORMAT " ran as (%u,%u) size %ux%u "
                  "idle %u partial %d, the model says (%u,%u) size %ux%u "
@@ -151,6 +153,7 @@ compare_with_model (const TlOverlayMap *map,
           }
         got.ticket = want.ticket = 0;
         got.compute_unit = want.compute_unit = 0;
+        got.piece = want.piece = 0;
 
         if (memcmp (&got, &want, sizeof (got)) != 0)
           g_error ("%s: pixel %u,%u was computed by group (%u,%u) launch %u "
@@ -265,9 +268,9 @@ draw_and_compare (const gchar    *storage,
                                 tl_overlay_style_to_string (s),
                                 alone ? " alone" : "");
           memset (drawn, 0x5a, n * size);
-          map = tl_overlay_draw (context, &plan, limits.simd_width, kinds[i],
-                                 s, 0.6, codec, alone ? NULL : stored, drawn,
-                                 TRUE, &error);
+          map = tl_overlay_draw (context, &plan, limits.simd_width, 0.0,
+                                 kinds[i], s, 0.6, codec,
+                                 alone ? NULL : stored, drawn, TRUE, &error);
           if (map == NULL)
             g_error ("%s: %s", at, error->message);
           g_assert_true (tl_overlay_render (map, kinds[i], s, 0.6,
@@ -649,8 +652,141 @@ test_errors (void)
   choice.shape_kind = TL_SHAPE_DRIVER;
   g_assert_true (tl_overlay_plan (context, NULL, NULL, &choice, 16, 16,
                                   &(TlLimits) { 0 }, &plan, &error));
-  g_assert_null (tl_overlay_run (context, &plan, 0, &error));
+  g_assert_null (tl_overlay_run (context, &plan, 0, 0.0, &error));
   g_assert_nonnull (strstr (error->message, "explicit work-group shape"));
+}
+
+/* The pieces of MAP's launches: their number, and each piece's group
+ * count and tickets' range into COUNT, FIRST and LAST (N_PIECES long).
+ */
+static void
+piece_tickets (const TlOverlayMap *map,
+               guint               n_pieces,
+               guint              *count,
+               guint              *first,
+               guint              *last)
+{
+  const TlPlan *plan = tl_overlay_map_get_plan (map);
+  guint64       i;
+
+  for (i = 0; i < n_pieces; i++)
+    {
+      count[i] = 0;
+      first[i] = G_MAXUINT;
+      last[i]  = 0;
+    }
+  for (i = 0; i < plan->group_count; i++)
+    {
+      TlOverlayIds ids;
+
+      tl_overlay_map_get_group (map, i, &ids);
+      g_assert_cmpuint (ids.piece, <, n_pieces);
+      count[ids.piece]++;
+      first[ids.piece] = MIN (first[ids.piece], ids.ticket);
+      last[ids.piece]  = MAX (last[ids.piece], ids.ticket);
+    }
+}
+
+/* A filter's thread map is cut into the pieces the launch budget cut
+ * the filter's launches into, at the rate the filter's run measured
+ * (TlRunTimes.ms_per_group): with a budget of 6 of its groups (a piece
+ * takes half), every piece holds 1 to 3 groups, and the pieces started
+ * one after another (each one's tickets all before the next one's).
+ * The map kernel at its own rate is cut far less, and with no budget a
+ * launch is one piece.  Every dispatch mode's launches, with and
+ * without a swizzle.
+ */
+static void
+test_pieces (void)
+{
+  static const TlMode modes[] = { TL_MODE_UNIFORM, TL_MODE_EMULATED };
+  const TlFilter     *filter = tl_filter_lookup ("bilateral-filter", NULL);
+  g_autofree TlValue *values = tl_filter_default_values (filter);
+  g_autofree gfloat  *photo  = crop_photo ("coffee.png", 0, 0, 200, 120);
+  g_autofree gfloat  *out    = g_new (gfloat, 200 * 120 * 4);
+  guint               m, swizzle;
+
+  for (m = 0; m < G_N_ELEMENTS (modes); m++)
+    for (swizzle = 0; swizzle <= 4; swizzle += 4)
+      {
+        g_autoptr(GError)       error  = NULL;
+        g_autoptr(TlOverlayMap) paced  = NULL;
+        g_autoptr(TlOverlayMap) own    = NULL;
+        g_autoptr(TlOverlayMap) whole  = NULL;
+        g_autofree gchar       *budget = NULL;
+        g_autofree gchar       *legend = NULL;
+        g_autofree guint       *count  = NULL;
+        g_autofree guint       *first  = NULL;
+        g_autofree guint       *last   = NULL;
+        TlPixels                pixels = { 200, 120, NULL, photo, out };
+        TlChoice                choice;
+        TlRunTimes              times;
+        TlLimits                limits;
+        TlPlan                  plan, map_plan;
+        guint                   n, i;
+
+        tl_choice_init (&choice);
+        choice.shape_kind = TL_SHAPE_CUSTOM;
+        choice.shape[0]   = 16;
+        choice.shape[1]   = 8;
+        choice.mode       = modes[m];
+        choice.swizzle    = swizzle;
+
+        g_setenv ("THREADLENS_LAUNCH_MS", "0", TRUE);
+        if (! tl_filter_job_run (context, filter, values, &choice, &pixels,
+                                 &plan, &times, &error))
+          g_error ("bilateral-filter: %s", error->message);
+        g_assert_cmpfloat (times.ms_per_group, >, 0.0);
+        g_assert_true (tl_overlay_plan (context, filter, NULL, &choice, 200,
+                                        120, &limits, &map_plan, &error));
+        g_assert_cmpuint (map_plan.group_count, ==, plan.group_count);
+        g_assert_cmpuint (map_plan.n_launches, ==, plan.n_launches);
+
+        whole = tl_overlay_run (context, &map_plan, 0, times.ms_per_group,
+                                &error);
+        g_assert_no_error (error);
+        g_assert_cmpuint (tl_overlay_map_count_pieces (whole), ==,
+                          plan.n_launches);
+
+        budget = g_strdup_printf ("%.9g", 6.0 * times.ms_per_group);
+        g_setenv ("THREADLENS_LAUNCH_MS", budget, TRUE);
+        g_setenv ("THREADLENS_LAUNCH_GROUPS", "1", TRUE);
+        paced = tl_overlay_run (context, &map_plan, 0, times.ms_per_group,
+                                &error);
+        g_assert_no_error (error);
+        own = tl_overlay_run (context, &map_plan, 0, 0.0, &error);
+        g_assert_no_error (error);
+        g_unsetenv ("THREADLENS_LAUNCH_MS");
+        g_unsetenv ("THREADLENS_LAUNCH_GROUPS");
+
+        n = tl_overlay_map_count_pieces (paced);
+        g_test_message ("%s, swizzle %u: %" G_GUINT64_FORMAT " groups in %u "
+                        "launches; %.3f ms a group; %u pieces at the "
+                        "filter's rate, %u at the map's own",
+                        tl_mode_to_string (modes[m]), swizzle,
+                        plan.group_count, plan.n_launches,
+                        times.ms_per_group, n,
+                        tl_overlay_map_count_pieces (own));
+        g_assert_cmpuint (n, >=, plan.group_count / 3);
+        g_assert_cmpuint (tl_overlay_map_count_pieces (own), <, n);
+
+        count = g_new (guint, n);
+        first = g_new (guint, n);
+        last  = g_new (guint, n);
+        piece_tickets (paced, n, count, first, last);
+        for (i = 0; i < n; i++)
+          {
+            g_assert_cmpuint (count[i], >=, 1);
+            g_assert_cmpuint (count[i], <=, 3);
+            g_assert_cmpuint (last[i] - first[i] + 1, ==, count[i]);
+            if (i > 0)
+              g_assert_cmpuint (first[i], ==, last[i - 1] + 1);
+          }
+
+        legend = tl_overlay_legend (paced, TL_OVERLAY_LAUNCH_ORDER,
+                                    TL_OVERLAY_TINT, 0.5);
+        g_assert_nonnull (strstr (legend, "at the filter's measured rate"));
+      }
 }
 
 static void
@@ -832,6 +968,37 @@ test_cli (void)
   g_assert_cmpint (run_cli (&text, &errs, "overlay", in, bad, NULL), ==, 2);
   g_assert_nonnull (strstr (errs, "overlay needs --by MODE"));
   g_assert_false (g_file_test (bad, G_FILE_TEST_EXISTS));
+  g_clear_pointer (&text, g_free);
+  g_clear_pointer (&errs, g_free);
+
+  /* --paced cuts the map as the filter's run was cut: a budget below
+   * one group's time gives a piece a group (1 x 5 groups, at the
+   * filter's 4 pixels a work-item).  Without a filter it is a usage
+   * error.
+   */
+  g_assert_cmpint (run_cli (&text, &errs, "overlay", "--by", "launch-order",
+                            "--paced", in, bad, NULL), ==, 2);
+  g_assert_nonnull (strstr (errs, "--paced and --set need --filter FILTER"));
+  g_clear_pointer (&text, g_free);
+  g_clear_pointer (&errs, g_free);
+  g_setenv ("THREADLENS_LAUNCH_MS", "0.000001", TRUE);
+  g_setenv ("THREADLENS_LAUNCH_GROUPS", "1", TRUE);
+  g_assert_cmpint (run_cli (&text, &errs, "overlay", "--by", "launch-order",
+                            "--filter", "bilateral-filter", "--set",
+                            "blur-radius=3", "--paced", "--shape", "32x16",
+                            "--dump-ids", ids, in, out, NULL), ==, 0);
+  g_unsetenv ("THREADLENS_LAUNCH_MS");
+  g_unsetenv ("THREADLENS_LAUNCH_GROUPS");
+  g_assert_nonnull (strstr (text, "into 5 pieces at the filter's measured "
+                            "rate"));
+  g_assert_true (json_parser_load_from_file (parser, ids, &error));
+  g_assert_no_error (error);
+  root = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member
+                                                 (root, "dispatch"),
+                                               "pieces"), ==, 5);
+  g_unlink (out);
+  g_unlink (ids);
 }
 
 /* The work directory holds the program cache: remove it all. */
@@ -883,6 +1050,7 @@ main (int    argc,
   g_test_add_func ("/overlay/render", test_render);
   g_test_add_func ("/overlay/errors", test_errors);
   g_test_add_func ("/overlay/legend", test_legend);
+  g_test_add_func ("/overlay/pieces", test_pieces);
   g_test_add_func ("/overlay/cli", test_cli);
 
   status = g_test_run ();

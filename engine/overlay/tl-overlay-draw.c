@@ -281,12 +281,15 @@ tl_overlay_codec_new (const Babl  *layer_format,
  * under the map in the same storage; with the tint style it may be NULL,
  * and OUT then gets the tint alone, its alpha the opacity.  Returns the
  * map for its title and legend: its groups, and with KEEP_PIXELS its
- * pixels' words too (to draw it again on the host).
+ * pixels' words too (to draw it again on the host).  MS_PER_GROUP (a
+ * filter's TlRunTimes.ms_per_group, or 0) paces its launches as the
+ * filter's were (tl_run_pace_at ()).
  */
 TlOverlayMap *
 tl_overlay_draw (TlContext      *context,
                  const TlPlan   *plan,
                  guint           simd_width,
+                 gdouble         ms_per_group,
                  TlOverlayMode   mode,
                  TlOverlayStyle  style,
                  gdouble         opacity,
@@ -304,6 +307,7 @@ tl_overlay_draw (TlContext      *context,
 
   if (! tl_overlay_check_choice (mode, style, opacity, error))
     return NULL;
-  return tl_overlay_run_windows (context, plan, simd_width, keep_pixels,
-                                 tl_overlay_draw_window, &draw, error);
+  return tl_overlay_run_windows (context, plan, simd_width, ms_per_group,
+                                 keep_pixels, tl_overlay_draw_window, &draw,
+                                 error);
 }

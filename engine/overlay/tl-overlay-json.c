@@ -50,6 +50,9 @@ tl_overlay_json_header (const TlOverlayMap *map)
   json_builder_add_boolean_value (builder, plan->emulated);
   json_builder_set_member_name (builder, "launches");
   json_builder_add_int_value (builder, plan->n_launches);
+  /* The launches' pieces under the launch budget: a group's "piece". */
+  json_builder_set_member_name (builder, "pieces");
+  json_builder_add_int_value (builder, MAX (map->n_pieces, plan->n_launches));
   json_builder_set_member_name (builder, "swizzle");
   json_builder_add_int_value (builder, plan->swizzle);
   json_builder_set_member_name (builder, "pixels_per_item");
@@ -116,8 +119,9 @@ tl_overlay_json_groups (GString            *text,
       else
         g_string_append_printf (text, "\"compute_unit\":%u,",
                                 ids.compute_unit);
-      g_string_append_printf (text, "\"idle_items\":%u,\"partial\":%s}",
-                              ids.idle_items, ids.partial ? "true" : "false");
+      g_string_append_printf (text, "\"piece\":%u,\"idle_items\":%u,"
+                              "\"partial\":%s}", ids.piece, ids.idle_items,
+                              ids.partial ? "true" : "false");
     }
   g_string_append_c (text, ']');
 }

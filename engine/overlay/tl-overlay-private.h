@@ -31,6 +31,16 @@ struct _TlOverlayMap
                                        * device (tl-overlay-draw.c) */
   guint32             *groups;        /* TL_OVERLAY_GROUP_WORDS per group,
                                        * by launch index */
+  guint                n_pieces;      /* what the plan's launches were cut
+                                       * into by the launch budget */
+  gboolean             paced;         /* at a filter's rate, not the
+                                       * map kernel's own */
+  guint32             *group_piece;   /* by launch index: its group's
+                                       * piece, 0 first; NULL where no
+                                       * launch was cut */
+  guint32             *ticket_piece;  /* by ticket: the same, for the
+                                       * launch order's colours; NULL
+                                       * likewise */
 };
 
 /* Called by tl_overlay_run_windows () after the overlay kernel wrote
@@ -49,6 +59,7 @@ typedef gboolean (* TlOverlayWindowFunc) (TlRun              *run,
 TlOverlayMap *tl_overlay_run_windows   (TlContext           *context,
                                         const TlPlan        *plan,
                                         guint                simd_width,
+                                        gdouble              ms_per_group,
                                         gboolean             keep_pixels,
                                         TlOverlayWindowFunc  window,
                                         gpointer             window_data,

@@ -161,6 +161,20 @@ tl_overlay_heat (gdouble  t,
              tl_overlay_viridis[i + 1][c] * f;
 }
 
+/* Every other piece of a launch cut by the launch budget: its colours
+ * lighter where they are dark and darker where they are light, so that
+ * a piece's edge shows anywhere on the heat map.
+ */
+static void
+tl_overlay_shade (gfloat *rgb)
+{
+  gfloat luma = 0.2126f * rgb[0] + 0.7152f * rgb[1] + 0.0722f * rgb[2];
+  guint  c;
+
+  for (c = 0; c < 3; c++)
+    rgb[c] = luma > 0.5f ? rgb[c] * 0.6f : rgb[c] + (1.0f - rgb[c]) * 0.45f;
+}
+
 static void
 tl_overlay_colour (const TlOverlayMap *map,
                    TlOverlayMode       mode,
@@ -185,6 +199,9 @@ tl_overlay_colour (const TlOverlayMap *map,
       tl_overlay_heat (map->plan.group_count > 1 ?
                        (gdouble) ids->ticket / (map->plan.group_count - 1) :
                        0.0, rgb);
+      if (map->ticket_piece && ids->ticket < map->plan.group_count &&
+          map->ticket_piece[ids->ticket] % 2 == 1)
+        tl_overlay_shade (rgb);
       break;
     case TL_OVERLAY_COMPUTE_UNIT:
       /* Golden-ratio hues keep consecutive units apart. */
@@ -626,6 +643,14 @@ tl_overlay_legend (const TlOverlayMap *map,
                               "ticket, dark purple = first of %"
                               G_GUINT64_FORMAT " work-groups to start, "
                               "yellow = last", map->plan.group_count);
+      if (map->ticket_piece)
+        g_string_append_printf (text, "; the launch budget cut the %u "
+                                "launch%s into %u pieces at %s, every other "
+                                "one shaded", map->plan.n_launches,
+                                map->plan.n_launches == 1 ? "" : "es",
+                                map->n_pieces,
+                                map->paced ? "the filter's measured rate" :
+                                             "the map kernel's own rate");
       break;
     case TL_OVERLAY_COMPUTE_UNIT:
       g_string_append_printf (text, "\n  colours: one hue per compute unit "

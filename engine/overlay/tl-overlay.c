@@ -94,6 +94,8 @@ tl_overlay_map_free (TlOverlayMap *map)
   g_free (map->device);
   g_free (map->pixels);
   g_free (map->groups);
+  g_free (map->group_piece);
+  g_free (map->ticket_piece);
   g_free (map);
 }
 
@@ -182,6 +184,60 @@ tl_overlay_check_groups (const TlOverlayMap *map,
   return TRUE;
 }
 
+/* Which piece of its launch each group of MAP ran in, from the first
+ * plan's PIECES (tl_run_get_pieces ()), where the launch budget cut a
+ * launch; nothing where none was.
+ */
+static gboolean
+tl_overlay_set_pieces (TlOverlayMap  *map,
+                       const GArray  *pieces,
+                       GError       **error)
+{
+  const TlPlan *plan = &map->plan;
+  guint         n    = 0, i, x, y;
+
+  for (i = 0; i < pieces->len; i++)
+    if (g_array_index (pieces, TlRunPiece, i).step == 0)
+      n++;
+  map->n_pieces = n;
+  if (n <= plan->n_launches)
+    return TRUE;
+
+  map->group_piece  = tl_alloc_n (plan->group_count, sizeof (guint32), error);
+  map->ticket_piece = map->group_piece ?
+                      tl_alloc_n (plan->group_count, sizeof (guint32),
+                                  error) : NULL;
+  if (map->ticket_piece == NULL)
+    return FALSE;
+  for (i = 0; i < n; i++)
+    {
+      const TlRunPiece *piece = &g_array_index (pieces, TlRunPiece, i);
+
+      for (y = 0; y < piece->groups[1]; y++)
+        for (x = 0; x < piece->groups[0]; x++)
+          {
+            guint64 launch = (guint64) (piece->group_base[1] + y) *
+                             plan->groups[0] + piece->group_base[0] + x;
+
+            if (launch < plan->group_count)
+              map->group_piece[launch] = i;
+          }
+    }
+  /* Tickets were checked to be a permutation of the groups. */
+  for (i = 0; i < plan->group_count; i++)
+    map->ticket_piece[map->groups[i * TL_OVERLAY_GROUP_WORDS + 2]] =
+      map->group_piece[i];
+  return TRUE;
+}
+
+guint
+tl_overlay_map_count_pieces (const TlOverlayMap *map)
+{
+  g_return_val_if_fail (map != NULL, 0);
+
+  return map->n_pieces;
+}
+
 /* Likewise for a pixel. */
 static gboolean
 tl_overlay_check_pixels (const TlOverlayMap *map,
@@ -245,6 +301,7 @@ TlOverlayMap *
 tl_overlay_run_windows (TlContext          *context,
                         const TlPlan       *plan,
                         guint               simd_width,
+                        gdouble             ms_per_group,
                         gboolean            keep_pixels,
                         TlOverlayWindowFunc window,
                         gpointer            window_data,
@@ -296,6 +353,13 @@ tl_overlay_run_windows (TlContext          *context,
   if (map == NULL)
     return NULL;
   run = tl_run_new (context, "overlay", plan);
+  /* The map's launches are cut as the filter's were, at its rate, so
+   * that the launch order shows the pieces.
+   */
+  tl_run_keep_pieces (run);
+  if (ms_per_group > 0.0)
+    tl_run_pace_at (run, ms_per_group);
+  map->paced = ms_per_group > 0.0;
 
   /* The map in windows of rows when the device's buffers cannot hold it
    * whole (THREADLENS_TILE makes them smaller, for tests).
@@ -348,7 +412,8 @@ tl_overlay_run_windows (TlContext          *context,
       if (row == 0 &&
           (! tl_overlay_read (run, groups, group_size, map->groups, error) ||
            ! tl_overlay_read (run, info, sizeof (info_data), info_data, error) ||
-           ! tl_overlay_check_groups (map, info_data[0], error)))
+           ! tl_overlay_check_groups (map, info_data[0], error) ||
+           ! tl_overlay_set_pieces (map, tl_run_get_pieces (run), error)))
         return NULL;
       map->simd_width  = info_data[1];
       map->simd_source = MIN (info_data[2], TL_OVERLAY_SIMD_PTX);
@@ -376,10 +441,11 @@ TlOverlayMap *
 tl_overlay_run (TlContext     *context,
                 const TlPlan  *plan,
                 guint          simd_width,
+                gdouble        ms_per_group,
                 GError       **error)
 {
-  return tl_overlay_run_windows (context, plan, simd_width, TRUE, NULL, NULL,
-                                 error);
+  return tl_overlay_run_windows (context, plan, simd_width, ms_per_group,
+                                 TRUE, NULL, NULL, error);
 }
 
 /* What the kernel must write, from the plan alone: everything but the
@@ -532,6 +598,7 @@ tl_overlay_map_get_group (const TlOverlayMap *map,
   ids->group_size[1] = record[5];
   ids->idle_items    = record[6];
   ids->partial       = record[7] != 0;
+  ids->piece         = map->group_piece ? map->group_piece[launch_index] : 0;
 }
 
 void

@@ -60,6 +60,8 @@ typedef struct
   guint    simd_group;
   guint    lane;
   guint    ticket;              /* 0 = first group to start; TL_OVERLAY_UNKNOWN in a model */
+  guint    piece;               /* the piece of its launch that the launch
+                                 * budget cut (0 first; 0 where uncut) */
   guint    compute_unit;        /* NVIDIA's SM, else TL_OVERLAY_UNKNOWN */
   guint    idle_items;          /* work-items of its group that covered no pixel */
   gboolean partial;             /* an edge group: padded (uniform) or smaller */
@@ -99,12 +101,14 @@ gboolean            tl_overlay_plan                (TlContext           *context
 TlOverlayMap       *tl_overlay_run                 (TlContext           *context,
                                                     const TlPlan        *plan,
                                                     guint                simd_width,
+                                                    gdouble              ms_per_group,
                                                     GError             **error);
 TlCodec            *tl_overlay_codec_new           (const Babl          *layer_format,
                                                     GError             **error);
 TlOverlayMap       *tl_overlay_draw                (TlContext           *context,
                                                     const TlPlan        *plan,
                                                     guint                simd_width,
+                                                    gdouble              ms_per_group,
                                                     TlOverlayMode        mode,
                                                     TlOverlayStyle       style,
                                                     gdouble              opacity,
@@ -122,6 +126,7 @@ TlOverlaySimdSource tl_overlay_map_get_simd_source (const TlOverlayMap  *map);
 guint               tl_overlay_map_get_simd_width  (const TlOverlayMap  *map);
 guint               tl_overlay_map_count_compute_units
                                                    (const TlOverlayMap  *map);
+guint               tl_overlay_map_count_pieces    (const TlOverlayMap  *map);
 void                tl_overlay_map_get_ids         (const TlOverlayMap  *map,
                                                     guint                x,
                                                     guint                y,

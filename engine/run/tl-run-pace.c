@@ -130,7 +130,11 @@ tl_run_pace_launch (TlRun          *run,
                     cl_event       *event,
                     GError        **error)
 {
-  TlRunLaunch launched = { kernel, run->steps - 1 };
+  TlRunLaunch launched = { kernel, run->steps - 1, 0, run->on_plan };
+  gsize       unit_x   = piece->local[0] ? piece->local[0] : 1;
+  gsize       unit_y   = piece->local[1] ? piece->local[1] : 1;
+  guint       across   = (guint) ((piece->global[0] + unit_x - 1) / unit_x);
+  guint       down     = (guint) ((piece->global[1] + unit_y - 1) / unit_y);
   cl_int      status;
 
   dispatch->base_x = piece->group_base[0];
@@ -156,8 +160,17 @@ tl_run_pace_launch (TlRun          *run,
       tl_cl_set_error (error, status, what);
       return FALSE;
     }
+  launched.groups = (guint64) across * down;
   g_ptr_array_add (run->launches, *event);
   g_array_append_val (run->launched, launched);
+  if (run->pieces)
+    {
+      TlRunPiece kept = { run->steps - 1, index,
+                          { piece->group_base[0], piece->group_base[1] },
+                          { across, down } };
+
+      g_array_append_val (run->pieces, kept);
+    }
   return TRUE;
 }
 
@@ -176,6 +189,9 @@ tl_run_pace_wait (TlRun     *run,
 
   if (! tl_run_watch_wait (run, event, error))
     return FALSE;
+  /* A rate given is kept: the pieces are another run's. */
+  if (run->paced_at > 0.0)
+    return TRUE;
   ms   = tl_run_event_ms (event, event);
   rate = g_hash_table_lookup (run->rates, kernel);
   if (rate == NULL)
@@ -198,6 +214,30 @@ tl_run_pace_wait (TlRun     *run,
   rate->first_groups = groups;
   rate->timed++;
   return TRUE;
+}
+
+void
+tl_run_pace_at (TlRun   *run,
+                gdouble  ms_per_group)
+{
+  g_return_if_fail (run != NULL && ms_per_group >= 0.0);
+
+  run->paced_at = ms_per_group;
+}
+
+/* KERNEL's rate where it is given, as if its first pieces had been
+ * timed.
+ */
+static const TlRunRate *
+tl_run_pace_given (TlRun     *run,
+                   cl_kernel  kernel)
+{
+  TlRunRate *rate = g_new0 (TlRunRate, 1);
+
+  rate->ms_per_group = rate->ms_per_more = run->paced_at;
+  rate->timed        = TL_RUN_RATE_TIMINGS;
+  g_hash_table_insert (run->rates, kernel, rate);
+  return rate;
 }
 
 gboolean
@@ -252,6 +292,8 @@ tl_run_pace_enqueue (TlRun          *run,
 
       if (! tl_run_watch_check (run, FALSE, error))
         return FALSE;
+      if (rate == NULL && run->paced_at > 0.0)
+        rate = tl_run_pace_given (run, kernel);
       if (rate == NULL)
         want = least;
       else

@@ -22,6 +22,8 @@ typedef struct
 {
   cl_kernel kernel;
   guint     step;
+  guint64   groups;             /* its work-groups */
+  gboolean  on_plan;            /* under the run's own plan */
 } TlRunLaunch;
 
 /* A kernel's rate in this run (tl-run-pace.c): its first two pieces are
@@ -56,10 +58,14 @@ struct _TlRun
   GPtrArray      *launches;    /* kernel events, for timing */
   GArray         *launched;    /* TlRunLaunch: each event's kernel and step */
   guint           steps;       /* enqueued plans so far: a job's steps */
+  gboolean        on_plan;     /* the step enqueued now is the run's plan */
+  GArray         *pieces;      /* TlRunPiece, where kept; else NULL */
   gint            row_base;    /* TlDispatch.row_base of the next launches */
   gboolean        in_place;    /* the buffers use the pixels' own memory */
   /* Launches bounded in time (tl-run-pace.c). */
   gdouble         budget_ms;   /* the longest a launch may run; 0: unbounded */
+  gdouble         paced_at;    /* ms a group, given (tl_run_pace_at ()); 0:
+                                * measured */
   guint           least_groups; /* a piece holds at least these */
   GHashTable     *rates;       /* cl_kernel -> TlRunRate */
   gdouble         queued_ms;   /* expected work queued since the mark */

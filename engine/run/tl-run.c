@@ -32,6 +32,7 @@ tl_run_clear (TlRun *run)
   g_clear_pointer (&run->launches, g_ptr_array_unref);
   g_clear_pointer (&run->launched, g_array_unref);
   g_clear_pointer (&run->buffers, g_ptr_array_unref);
+  g_clear_pointer (&run->pieces, g_array_unref);
   g_clear_pointer (&run->program, g_free);
   tl_run_pace_clear (run);
   tl_run_watch_clear (run);
@@ -273,6 +274,23 @@ tl_run_new (TlContext    *context,
   return run;
 }
 
+void
+tl_run_keep_pieces (TlRun *run)
+{
+  g_return_if_fail (run != NULL);
+
+  if (run->pieces == NULL)
+    run->pieces = g_array_new (FALSE, FALSE, sizeof (TlRunPiece));
+}
+
+const GArray *
+tl_run_get_pieces (TlRun *run)
+{
+  g_return_val_if_fail (run != NULL, NULL);
+
+  return run->pieces;
+}
+
 /* Waits for the run's commands, so no kernel outlives its buffers. */
 void
 tl_run_free (TlRun *run)
@@ -319,6 +337,7 @@ tl_run_enqueue_plan (TlRun        *run,
       return TRUE;
     }
   run->steps++;
+  run->on_plan = plan == &run->plan;
   memset (&dispatch, 0, sizeof (dispatch));
   dispatch.width           = plan->width;
   dispatch.height          = plan->height;
@@ -642,6 +661,44 @@ tl_run_timed_pass (TlRun          *run,
   return TRUE;
 }
 
+/* What a work-group of the launches from FIRST on under the run's plan
+ * took, in the kernel whose launches there took longest: 0 where none
+ * was timed.
+ */
+static gdouble
+tl_run_group_ms (TlRun *run,
+                 guint  first)
+{
+  g_autoptr(GHashTable) sums  = g_hash_table_new_full (NULL, NULL, NULL,
+                                                       g_free);
+  gdouble               most  = 0.0, rate = 0.0;
+  guint                 i;
+
+  for (i = first; i < run->launched->len; i++)
+    {
+      const TlRunLaunch *launch = &g_array_index (run->launched, TlRunLaunch, i);
+      cl_event           event  = g_ptr_array_index (run->launches, i);
+      gdouble           *sum;
+
+      if (! launch->on_plan)
+        continue;
+      sum = g_hash_table_lookup (sums, launch->kernel);
+      if (sum == NULL)
+        {
+          sum = g_new0 (gdouble, 2);
+          g_hash_table_insert (sums, launch->kernel, sum);
+        }
+      sum[0] += tl_run_event_ms (event, event);
+      sum[1] += launch->groups;
+      if (sum[0] > most && sum[1] > 0)
+        {
+          most = sum[0];
+          rate = sum[0] / sum[1];
+        }
+    }
+  return rate;
+}
+
 /* Uploads once, runs the job REPEATS times (each timed into SAMPLES when
  * given), reads the last result back.
  */
@@ -756,6 +813,7 @@ tl_run_execute (TlContext       *context,
           times->longest_ms = MAX (times->longest_ms,
                                    tl_run_event_ms (event, event));
         }
+      times->ms_per_group = tl_run_group_ms (&run, first);
       times->upload_ms   = upload ? tl_run_event_ms (upload, upload) : upload_ms;
       times->download_ms = download ? tl_run_event_ms (download, download)
                                     : download_ms;

@@ -32,6 +32,10 @@ typedef struct
   gdouble download_ms;
   gdouble longest_ms;           /* the longest single launch */
   guint   launches;
+  gdouble ms_per_group;         /* what a work-group of the launches under
+                                 * the run's plan took, in the kernel that
+                                 * took longest there: the rate its thread
+                                 * map is paced at (tl_run_pace_at ()) */
 } TlRunTimes;
 
 /* One pass of a job's kernels, enqueued on RUN with DATA (the job's
@@ -252,6 +256,29 @@ TlRun            *tl_run_new             (TlContext       *context,
  */
 void              tl_run_set_row_base    (TlRun           *run,
                                           gint             row_base);
+/* RUN's launches paced as if each work-group took MS_PER_GROUP (a
+ * filter's TlRunTimes.ms_per_group: its thread map then runs in the
+ * pieces the filter ran in), not at the rate measured; 0: measured.
+ */
+void              tl_run_pace_at         (TlRun           *run,
+                                          gdouble          ms_per_group);
+
+/* One piece of a launch, as the launch budget cut it (tl-run-pace.c). */
+typedef struct
+{
+  guint step;                   /* the plan enqueued: 0 first */
+  guint launch;                 /* its launch in the plan */
+  guint group_base[2];          /* its first work-group in the plan's grid */
+  guint groups[2];              /* its work-groups across and down */
+} TlRunPiece;
+
+/* From now on, RUN keeps each launch's pieces (for a thread map). */
+void              tl_run_keep_pieces     (TlRun           *run);
+/* The pieces RUN kept, in the order they went on the queue: TlRunPiece,
+ * owned by RUN.
+ */
+const GArray     *tl_run_get_pieces      (TlRun           *run);
+
 /* Waits for RUN's commands, then releases its buffers and frees it
  * (NULL: nothing).
  */
