@@ -245,9 +245,21 @@ test_dry_run (void)
         }
       g_test_message ("%s %s: estimated %.0f ms, ran %.0f ms", runs[i][0],
                       runs[i][1], ms, ran);
+      g_assert_cmpfloat (ms, >, 0.0);
+#ifndef __SANITIZE_ADDRESS__
       g_assert_cmpfloat (ms, >, ran / 5.0);
       g_assert_cmpfloat (ms, <, ran * 5.0);
+#endif
     }
+#ifdef __SANITIZE_ADDRESS__
+  /* The host's part of each launch grows several times under the
+   * sanitizer, and an estimate from the first, small pieces with it
+   * (56 s against a run of 5 s once): the unsanitized suite checks the
+   * ratio, this one the rest.
+   */
+  g_test_message ("under AddressSanitizer: the estimates' ratios to the "
+                  "runs are not checked");
+#endif
 
   start = g_get_monotonic_time ();
   ms = estimate_of (photo, out, "bilateral-filter", "blur-radius=1000",
