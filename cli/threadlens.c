@@ -6,7 +6,7 @@
  *   threadlens apply FILTER [--set NAME=VALUE]... [dispatch options] [--quiet] [--dry-run] IN OUT
  *   threadlens bench FILTER [--set ...] [dispatch options] [--runs N] IN
  *   threadlens overlay --by MODE [--style STYLE] [--opacity A] [dispatch options]
- *                      [--dump-ids FILE.json] IN OUT
+ *                      [--filter F [--set ...] [--paced]] [--dump-ids FILE.json] IN OUT
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -33,6 +33,7 @@
 #include "tl-tune.h"
 
 #include "tl-bench.h"
+#include "tl-cli-overlay.h"
 #include "tl-cli-report.h"
 #include "tl-cli-watch.h"
 
@@ -713,40 +714,6 @@ cli_bench (gint    argc,
   return EXIT_SUCCESS;
 }
 
-/* The rate FILTER's run with VALUES on IMAGE measured, for its map's
- * launches (tl_run_pace_at ()): the filter runs once, its pixels
- * dropped.
- */
-static gboolean
-cli_overlay_pace (TlContext      *context,
-                  const TlFilter *filter,
-                  const TlValue  *values,
-                  const TlChoice *choice,
-                  const TlCodec  *codec,
-                  TlImage        *image,
-                  gdouble        *ms_per_group,
-                  GError        **error)
-{
-  g_autofree gpointer in  = NULL;
-  g_autofree gpointer out = NULL;
-  TlPixels            pixels = { tl_image_get_width (image),
-                                 tl_image_get_height (image), codec };
-  TlRunTimes          times;
-
-  in = tl_image_get_stored (image, tl_codec_get_format (codec), error);
-  if (in == NULL)
-    return FALSE;
-  out = g_malloc ((gsize) pixels.width * pixels.height *
-                  tl_codec_get_pixel_size (codec));
-  pixels.in  = in;
-  pixels.out = out;
-  if (! tl_filter_job_run (context, filter, values, choice, &pixels, NULL,
-                           &times, error))
-    return FALSE;
-  *ms_per_group = times.ms_per_group;
-  return TRUE;
-}
-
 static gint
 cli_overlay (gint    argc,
              gchar **argv)
@@ -787,7 +754,6 @@ cli_overlay (gint    argc,
   g_autoptr(TlImage)      image   = NULL;
   g_autoptr(TlOverlayMap) map     = NULL;
   g_autoptr(TlCodec)      codec   = NULL;
-  g_autofree gfloat      *pixels  = NULL;
   g_autofree gchar       *legend  = NULL;
   g_autofree TlValue     *values  = NULL;
   const TlFilter         *filter  = NULL;
@@ -850,42 +816,15 @@ cli_overlay (gint    argc,
   if (context == NULL ||
       ! tl_overlay_plan (context, filter, codec, &choice, tl_image_get_width (image),
                          tl_image_get_height (image), &limits, &plan, &error) ||
-      (paced && ! cli_overlay_pace (context, filter, values, &choice, codec,
-                                    image, &ms_per_group, &error)))
+      (paced && ! tl_cli_overlay_pace (context, filter, values, &choice,
+                                       codec, image, &ms_per_group, &error)))
     return cli_fail (g_steal_pointer (&error));
 
-  if (on_host)
-    {
-      map = tl_overlay_run (context, &plan, limits.simd_width, ms_per_group,
-                            &error);
-      if (map == NULL)
-        return cli_fail (g_steal_pointer (&error));
-
-      pixels = tl_image_get_pixels (image, "R'G'B'A float", &error);
-      if (pixels == NULL ||
-          ! tl_overlay_render (map, mode, style, opacity, pixels, pixels,
-                               &error))
-        return cli_fail (g_steal_pointer (&error));
-      tl_image_set_pixels (image, "R'G'B'A float", pixels);
-    }
-  else
-    {
-      /* In the image's own storage where it can be, as in GIMP. */
-      g_autoptr(TlCodec) storage = tl_overlay_codec_new (tl_image_get_format (image),
-                                                         &error);
-      g_autofree gpointer stored = NULL;
-
-      stored = storage ? tl_image_get_stored (image,
-                                              tl_codec_get_format (storage),
-                                              &error) : NULL;
-      if (stored)
-        map = tl_overlay_draw (context, &plan, limits.simd_width,
-                               ms_per_group, mode, style, opacity, storage,
-                               stored, stored, dump_ids != NULL, &error);
-      if (map == NULL)
-        return cli_fail (g_steal_pointer (&error));
-      tl_image_set_stored (image, tl_codec_get_format (storage), stored);
-    }
+  map = tl_cli_overlay_draw (context, &plan, &limits, ms_per_group, mode,
+                             style, opacity, on_host, dump_ids != NULL, image,
+                             &error);
+  if (map == NULL)
+    return cli_fail (g_steal_pointer (&error));
 
   /* The IDs first: if the image cannot be written, neither file stays. */
   if (dump_ids && ! tl_overlay_map_save_json (map, dump_ids, &error))

@@ -57,20 +57,9 @@ tl_host_plan_map (TlContext            *context,
       ! tl_host_settings_to_choice (settings, &choice, error))
     return FALSE;
 
-  if (choice.pixels_per_item == 0 && filter)
-    {
-      TlLimits device;
-
-      tl_context_device_limits (context, &device);
-      choice.pixels_per_item = tl_filter_auto_pixels_per_item (filter,
-                                                               tl_codec_is_narrow (codec),
-                                                               device.device_kind);
-    }
-  else if (choice.pixels_per_item == 0)
-    {
-      choice.pixels_per_item = 1;
-    }
-
+  /* Pixels per item 0 ("auto") is the filter's own for the device and
+   * storage, as its run takes it (the overlay's plan resolves it).
+   */
   return tl_overlay_plan (context, filter, codec, &choice, width, height,
                           limits, plan, error);
 }
