@@ -301,6 +301,7 @@ test_progress (void)
       g_autoptr(GeglNode)   graph  = NULL;
       g_autoptr(GeglBuffer) result = NULL;
       g_autoptr(GArray)     heard  = g_array_new (FALSE, FALSE, sizeof (gdouble));
+      g_autoptr(GString)    told   = g_string_new (NULL);
       GeglNode             *op;
       guint                 n, i;
 
@@ -312,6 +313,9 @@ test_progress (void)
       n = heard->len;
       g_test_message ("%s at %g iterations: %u progress signals",
                       filter->name, values[0].v[0], n);
+      for (i = 0; i < n; i++)
+        g_string_append_printf (told, " %.3g", g_array_index (heard, gdouble, i));
+      g_test_message ("told:%s", told->str);
       if (pass == 1)
         {
           g_assert_cmpuint (n, ==, 0);

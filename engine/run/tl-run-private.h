@@ -83,7 +83,10 @@ struct _TlRun
   gint64          done_at;     /* when done_ms was last learned */
   gint64          watched_at;  /* the watch's last call */
   gboolean        measuring;   /* a kernel's first piece runs: no estimate */
-  gdouble         fraction;    /* the last fraction told */
+  gdouble         fraction;    /* the last fraction told: never less */
+  gboolean        rebase;      /* a new rate: the bar's rest is re-spread */
+  gdouble         base_fraction; /* the fraction told at the last rate */
+  gdouble         base_done_ms;  /* the work done then, in ms */
   gboolean        cancelled;
 };
 

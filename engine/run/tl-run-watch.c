@@ -130,13 +130,15 @@ tl_run_watch_total_ms (TlRun    *run,
   return known + unknown * (rates / n_rates);
 }
 
-/* A kernel was timed: the estimate starts afresh, and may now say less
- * is done than it said.
+/* A kernel was timed: the estimate changes, and may now say less is
+ * done than was told.  A bar never steps back (GIMP's status bar, the
+ * command line's percentage): from the next settled estimate on, the
+ * rest of the bar stands for the rest of the work as then estimated.
  */
 void
 tl_run_watch_measured (TlRun *run)
 {
-  run->fraction = 0.0;
+  run->rebase = TRUE;
 }
 
 static void
@@ -158,7 +160,19 @@ tl_run_watch_progress (TlRun      *run,
    */
   if (total > 0.0 && progress->settled)
     {
-      progress->fraction     = CLAMP (done / total, run->fraction, 1.0);
+      gdouble ahead;
+
+      if (run->rebase)
+        {
+          run->rebase        = FALSE;
+          run->base_fraction = run->fraction;
+          run->base_done_ms  = done;
+        }
+      ahead = MAX (total - run->base_done_ms, 1e-6);
+      progress->fraction     = CLAMP (run->base_fraction +
+                                      (1.0 - run->base_fraction) *
+                                      (done - run->base_done_ms) / ahead,
+                                      run->fraction, 1.0);
       progress->remaining_ms = MAX (total - done, 0.0);
     }
   else
