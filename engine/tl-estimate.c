@@ -131,6 +131,7 @@ tl_estimate_region (TlContext           *context,
         {
           estimate->ms       = report.region_ms;
           estimate->trial_ms = report.region_ms;
+          estimate->ran      = TRUE;
         }
       else if (! g_error_matches (stop, TL_ERROR, TL_ERROR_CANCELLED))
         {
@@ -139,6 +140,73 @@ tl_estimate_region (TlContext           *context,
         }
     }
   estimate->took_ms = (g_get_monotonic_time () - start) / 1000.0;
+  return TRUE;
+}
+
+gboolean
+tl_estimate_sampled (TlContext           *context,
+                     const TlFilter      *filter,
+                     const TlValue       *values,
+                     const TlChoice      *choice,
+                     GeglBuffer          *source,
+                     const GeglRectangle *region,
+                     gint                 side,
+                     TlEstimate          *estimate,
+                     GError             **error)
+{
+  GeglRectangle small, large;
+  TlEstimate    first;
+  gdouble       area, small_area, large_area, per_pixel;
+  gint64        start = g_get_monotonic_time ();
+
+  g_return_val_if_fail (region != NULL && estimate != NULL && side > 0, FALSE);
+
+  area = (gdouble) region->width * region->height;
+  /* The C reference samples squares of its own (tl_estimate_reference). */
+  if (context == NULL)
+    return tl_estimate_region (NULL, filter, values, choice, source, region,
+                               estimate, error);
+  if (area <= 4.0 * side * side)
+    {
+      if (! tl_estimate_region (context, filter, values, choice, source,
+                                region, estimate, error))
+        return FALSE;
+      /* A whole run that came out long may have paid mostly for its
+       * kernels' first launches (PoCL specialises them then): again,
+       * warm.  One that is long stops as soon as it settles.
+       */
+      if (estimate->ran && estimate->ms > TL_ESTIMATE_LONG_MS)
+        return tl_estimate_region (context, filter, values, choice, source,
+                                   region, estimate, error);
+      return TRUE;
+    }
+
+  tl_estimate_square (region, side, &small);
+  tl_estimate_square (region, 2 * side, &large);
+  small_area = (gdouble) small.width * small.height;
+  large_area = (gdouble) large.width * large.height;
+  /* The small square twice: a device may build or specialise kernels at
+   * their first launch (PoCL does), and a quick run's time is its own.
+   */
+  if (! tl_estimate_region (context, filter, values, choice, source, &small,
+                            &first, error) ||
+      ! tl_estimate_region (context, filter, values, choice, source, &small,
+                            &first, error) ||
+      ! tl_estimate_region (context, filter, values, choice, source, &large,
+                            estimate, error))
+    return FALSE;
+
+  g_debug ("%s: %.1f ms expected on %dx%d, %.1f ms on %dx%d", filter->name,
+           first.ms, small.width, small.height, estimate->ms, large.width,
+           large.height);
+  /* A run's set-up and transfers cost the same on the sample as on the
+   * region: the two squares' difference is the cost of pixels alone.
+   * Below the timings' noise it is too small to matter.
+   */
+  per_pixel = MAX ((estimate->ms - first.ms) / MAX (large_area - small_area, 1.0),
+                   0.0);
+  estimate->ms      += per_pixel * (area - large_area);
+  estimate->took_ms  = (g_get_monotonic_time () - start) / 1000.0;
   return TRUE;
 }
 

@@ -21,6 +21,8 @@ typedef struct
                            * own first pieces were timed) */
   gdouble trial_ms;       /* the time the estimate rests on */
   gdouble took_ms;        /* what the estimate cost, wall clock */
+  gboolean ran;           /* the run ended before the estimate settled:
+                           * its time is its own */
 } TlEstimate;
 
 /* A run counts as long past this: a user is told before it starts. */
@@ -38,6 +40,23 @@ gboolean tl_estimate_region (TlContext           *context,
                              const GeglRectangle *region,
                              TlEstimate          *estimate,
                              GError             **error);
+
+/* As tl_estimate_region (), from two squares at REGION's middle, of
+ * SIDE and twice SIDE (the whole region where it is not much larger),
+ * on a device: what it costs stays small on any layer.  A run's fixed
+ * costs (set-up, the first launches) are counted once, not scaled with
+ * the area, and a kernel's first launch is not taken for its rate.  The
+ * C reference samples squares of its own.
+ */
+gboolean tl_estimate_sampled (TlContext           *context,
+                              const TlFilter      *filter,
+                              const TlValue       *values,
+                              const TlChoice      *choice,
+                              GeglBuffer          *source,
+                              const GeglRectangle *region,
+                              gint                 side,
+                              TlEstimate          *estimate,
+                              GError             **error);
 
 /* ESTIMATE's time as a user reads it: "about 41 min".  Free with
  * g_free ().

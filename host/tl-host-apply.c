@@ -18,6 +18,7 @@
 
 #include "tl-codec.h"
 #include "tl-error.h"
+#include "tl-estimate.h"
 #include "tl-filter-job.h"
 #include "tl-host.h"
 #include "tl-host-check.h"
@@ -61,18 +62,27 @@ tl_host_bound_cache (void)
                   (guint64) TL_HOST_CACHE_BYTES, NULL);
 }
 
+/* The smaller of the squares an in-core run's time is estimated on
+ * (tl_estimate_sampled ()): a megapixel at most is read from GIMP, with
+ * its halo.
+ */
+#define TL_HOST_SAMPLE_SIDE 512
+
 /* Before GIMP runs the operation: everything the plug-in can find wrong
  * in its own process, so that a refusal leaves the layer untouched and
  * says why.  The settings' values, then the dispatch against the device
  * (the kernels built, the shape within their limits).  With no OpenCL
  * platform at all the operation runs the C reference: WARNING says so,
- * and a thread map (which needs a device) is refused.
+ * and a thread map (which needs a device) is refused.  ESTIMATE (or
+ * NULL) gets the run's expected time, from a sample of the region (0
+ * where the sample failed).
  */
 static gboolean
 tl_host_check_in_core (const TlFilter       *filter,
                        const TlHostSettings *settings,
                        GeglBuffer           *source,
                        const GeglRectangle  *region,
+                       TlEstimate           *estimate,
                        gchar               **warning,
                        GError              **error)
 {
@@ -87,16 +97,36 @@ tl_host_check_in_core (const TlFilter       *filter,
       ! tl_host_open_device (settings, filter, settings->overlay > 0,
                              &context, warning, error))
     return FALSE;
-  if (context == NULL)
-    return TRUE;
-  if (! tl_host_check_device (filter, settings, tl_context_get_device (context),
-                              error))
-    return FALSE;
+  if (context)
+    {
+      if (! tl_host_check_device (filter, settings,
+                                  tl_context_get_device (context), error))
+        return FALSE;
+      codec = tl_codec_new (gegl_buffer_get_format (source), filter->format,
+                            error);
+      if (codec == NULL ||
+          ! tl_filter_job_plan (context, filter, codec, &choice,
+                                region->width, region->height, &limits,
+                                &plan, error))
+        return FALSE;
+    }
+  if (estimate)
+    {
+      g_autoptr(GError) unknown = NULL;
 
-  codec = tl_codec_new (gegl_buffer_get_format (source), filter->format, error);
-  return codec && tl_filter_job_plan (context, filter, codec, &choice,
-                                      region->width, region->height, &limits,
-                                      &plan, error);
+      /* Only advice: where the device fails here, the operation still
+       * runs, and falls back on the C reference as it would have.
+       */
+      if (! tl_estimate_sampled (context, filter, settings->values, &choice,
+                                 source, region, TL_HOST_SAMPLE_SIDE,
+                                 estimate, &unknown))
+        {
+          g_printerr ("ThreadLens: no estimate of %s's time: %s\n",
+                      filter->name, unknown->message);
+          estimate->ms = 0.0;
+        }
+    }
+  return TRUE;
 }
 
 /* SETTINGS as the operation's properties: the procedure's arguments
@@ -144,8 +174,13 @@ tl_host_add_map_in_core (const TlHostGimp     *gimp,
 }
 
 /* FILTER (NULL: the thread map alone) on DRAWABLE inside GIMP.  FALSE
- * with NOT_LOADED set when GIMP does not know the operation (the module
- * is not installed): the caller then takes the plug-in path.
+ * with PLUG_IN set (to why, for the log) where the caller takes the
+ * plug-in path instead: GIMP does not know the operation (the module is
+ * not installed), or the run is long.  GIMP stops an operation it runs
+ * only between the chunks it asks for, and a long run's chunks are long;
+ * in the plug-in's own process GIMP's Cancel ends the run at once.  A
+ * non-destructive filter stays in GIMP, which renders it again on
+ * every change anyway.
  */
 static gboolean
 tl_host_apply_in_core (const TlHostGimp     *gimp,
@@ -154,7 +189,7 @@ tl_host_apply_in_core (const TlHostGimp     *gimp,
                        gpointer              image,
                        gpointer              drawable,
                        const GeglRectangle  *region,
-                       gboolean             *not_loaded,
+                       gchar               **plug_in,
                        GError              **error)
 {
   g_autofree gchar     *warning = NULL;
@@ -162,14 +197,25 @@ tl_host_apply_in_core (const TlHostGimp     *gimp,
   g_autoptr(GeglBuffer) source  = gimp->get_buffer (drawable);
   g_autoptr(GError)     failed  = NULL;
   GeglRectangle         area    = *region;
+  TlEstimate            estimate = { 0, };
   gpointer              map     = NULL;
   gboolean              ok      = TRUE;
 
-  *not_loaded = FALSE;
+  *plug_in = NULL;
   if (filter &&
-      ! tl_host_check_in_core (filter, settings, source, region, &warning,
-                               error))
+      ! tl_host_check_in_core (filter, settings, source, region,
+                               settings->non_destructive ? NULL : &estimate,
+                               &warning, error))
     return FALSE;
+  if (filter && ! settings->non_destructive &&
+      estimate.ms > TL_ESTIMATE_LONG_MS)
+    {
+      g_autofree gchar *expected = tl_estimate_text (&estimate);
+
+      *plug_in = g_strdup_printf ("%s is expected to take %s, long",
+                                  filter->name, expected);
+      return FALSE;
+    }
 
   /* The map covers what the kernels read: the region and its halo. */
   if (settings->overlay > 0 || filter == NULL)
@@ -206,8 +252,10 @@ tl_host_apply_in_core (const TlHostGimp     *gimp,
 
   if (! ok)
     {
-      *not_loaded = g_error_matches (failed, TL_ERROR, TL_ERROR_NO_OPERATION);
-      g_propagate_error (error, g_steal_pointer (&failed));
+      if (g_error_matches (failed, TL_ERROR, TL_ERROR_NO_OPERATION))
+        *plug_in = g_strdup (failed->message);
+      else
+        g_propagate_error (error, g_steal_pointer (&failed));
       return FALSE;
     }
   if (warning)
@@ -272,20 +320,16 @@ tl_host_apply (const TlHostGimp     *gimp,
 
   if (gimp->run_operation && gimp->add_operation_layer)
     {
-      g_autoptr(GError) in_core   = NULL;
-      gboolean          not_loaded;
+      g_autofree gchar *plug_in = NULL;
 
       if (tl_host_apply_in_core (gimp, filter, settings, image, drawable,
-                                 &region, &not_loaded, &in_core))
+                                 &region, &plug_in, error))
         return TRUE;
-      if (! not_loaded)
-        {
-          g_propagate_error (error, g_steal_pointer (&in_core));
-          return FALSE;
-        }
+      if (plug_in == NULL)
+        return FALSE;
       /* Logged, not shown: the plug-in path gives the same pixels. */
       g_printerr ("ThreadLens: %s; filtering through the plug-in instead\n",
-                  in_core->message);
+                  plug_in);
     }
 
   tl_host_bound_cache ();
