@@ -156,17 +156,25 @@ tl_estimate_sampled (TlContext           *context,
 {
   GeglRectangle small, large;
   TlEstimate    first;
-  gdouble       area, small_area, large_area, per_pixel;
+  gdouble       area, small_area, large_area, per_pixel, read;
   gint64        start = g_get_monotonic_time ();
+  guint         halo;
 
   g_return_val_if_fail (region != NULL && estimate != NULL && side > 0, FALSE);
 
   area = (gdouble) region->width * region->height;
+  halo = tl_filter_halo (filter, values);
+  /* What the three sample runs read, halos included. */
+  read = 2.0 * (side + 2.0 * halo) * (side + 2.0 * halo) +
+         (2.0 * side + 2.0 * halo) * (2.0 * side + 2.0 * halo);
   /* The C reference samples squares of its own (tl_estimate_reference). */
   if (context == NULL)
     return tl_estimate_region (NULL, filter, values, choice, source, region,
                                estimate, error);
-  if (area <= 4.0 * side * side)
+  /* Samples that would read a good part of the region cost more than
+   * the region's own first pieces, after which its run stops.
+   */
+  if (area <= 4.0 * side * side || read > area / 4.0)
     {
       if (! tl_estimate_region (context, filter, values, choice, source,
                                 region, estimate, error))
@@ -205,7 +213,8 @@ tl_estimate_sampled (TlContext           *context,
    */
   per_pixel = MAX ((estimate->ms - first.ms) / MAX (large_area - small_area, 1.0),
                    0.0);
-  estimate->ms      += per_pixel * (area - large_area);
+  estimate->ms        += per_pixel * (area - large_area);
+  estimate->trial_side = 2 * side;
   estimate->took_ms  = (g_get_monotonic_time () - start) / 1000.0;
   return TRUE;
 }

@@ -17,8 +17,9 @@ G_BEGIN_DECLS
 typedef struct
 {
   gdouble ms;             /* the region's expected time */
-  guint   trial_side;     /* the C reference's last square (0: the run's
-                           * own first pieces were timed) */
+  guint   trial_side;     /* the last square timed, the C reference's or
+                           * a device's sample (0: the run's own first
+                           * pieces were timed) */
   gdouble trial_ms;       /* the time the estimate rests on */
   gdouble took_ms;        /* what the estimate cost, wall clock */
   gboolean ran;           /* the run ended before the estimate settled:
@@ -42,8 +43,8 @@ gboolean tl_estimate_region (TlContext           *context,
                              GError             **error);
 
 /* As tl_estimate_region (), from two squares at REGION's middle, of
- * SIDE and twice SIDE (the whole region where it is not much larger),
- * on a device: what it costs stays small on any layer.  A run's fixed
+ * SIDE and twice SIDE (the whole region where it is not much larger,
+ * or where the squares' halos would read a quarter of it), on a device: what it costs stays small on any layer.  A run's fixed
  * costs (set-up, the first launches) are counted once, not scaled with
  * the area, and a kernel's first launch is not taken for its rate.  The
  * C reference samples squares of its own.

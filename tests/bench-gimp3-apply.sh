@@ -93,7 +93,10 @@ $(echo "$cases" | awk 'NF {
 tl_profile_first_start
 
 gimp-console-3 -i --batch-interpreter=plug-in-script-fu-eval \
-  -b "(begin $script)" --quit 2>&1 | sed -n 's/.*TL-BENCH /TL-BENCH /p' > "$TL_PROFILE/in-core.txt"
+  -b "(begin $script)" --quit > "$TL_PROFILE/gimp.log" 2>&1
+sed -n 's/.*TL-BENCH /TL-BENCH /p' "$TL_PROFILE/gimp.log" > "$TL_PROFILE/in-core.txt"
+# Runs estimated long leave GIMP's process (tl-host-apply.c): which did.
+grep -h 'filtering through the plug-in' "$TL_PROFILE/gimp.log" | sort | uniq -c || true
 
 threadlens=$build/cli/threadlens
 echo "$cases" | while read -r name size procedure cli; do

@@ -509,27 +509,48 @@ test_watch_forward (void)
   g_assert_cmpfloat (heard.last_fraction, ==, 1.0);
 }
 
+/* The photo N x N times over, as one layer. */
+static GeglBuffer *
+tiled_layer (guint n)
+{
+  g_autoptr(GeglBuffer) one    = layer_of ("R'G'B' u8");
+  const GeglRectangle  *extent = gegl_buffer_get_extent (one);
+  GeglRectangle         whole  = { 0, 0, extent->width * n, extent->height * n };
+  GeglBuffer           *layer  = gegl_buffer_new (&whole, gegl_buffer_get_format (one));
+  guint                 i, j;
+
+  for (j = 0; j < n; j++)
+    for (i = 0; i < n; i++)
+      {
+        GeglRectangle at = { extent->width * i, extent->height * j,
+                             extent->width, extent->height };
+
+        gegl_buffer_copy (one, extent, GEGL_ABYSS_NONE, layer, &at);
+      }
+  return layer;
+}
+
 /* GIMP 3 decides in-core or not from a sampled estimate: bilateral-
- * filter at a radius of 12, from the middle 64x64 and 128x128 squares
- * of the photo, scaled to the whole (over 8 times the larger square),
- * on the device and on the C reference.  It is held to the run's own
- * time within bounds loose enough for a busy machine's timings, which a
- * sample left unscaled falls outside of.  A device's small launches
- * keep fewer of its cores busy than the whole run's, so its estimate
- * errs long (0.6 to 1.0 s for a run of 0.39 s on PoCL, here, idle).
+ * filter at a radius of 6 on the photo twice over each way, from the
+ * middle 128x128 and 256x256 squares, scaled to the whole (over 8 times
+ * the larger square), on the device and on the C reference.  It is held
+ * to the run's own time within bounds loose enough for a busy machine's
+ * timings, which a sample left unscaled falls outside of.  A device's
+ * small launches keep fewer of its cores busy than the whole run's, so
+ * its estimate errs long.
  */
 static void
 test_estimate_sampled (void)
 {
   const TlFilter       *filter = tl_filter_lookup ("bilateral-filter", NULL);
-  g_autoptr(GeglBuffer) layer  = layer_of ("R'G'B' u8");
+  g_autoptr(GeglBuffer) layer  = tiled_layer (2);
   const GeglRectangle  *extent = gegl_buffer_get_extent (layer);
   g_autofree TlValue   *values = tl_filter_default_values (filter);
   guint                 pass;
 
-  g_assert_cmpfloat ((gdouble) extent->width * extent->height / (128 * 128),
+  g_assert_cmpfloat ((gdouble) extent->width * extent->height / (256 * 256),
                      >, 8.0);
-  g_assert_true (tl_filter_set_value (filter, values, "blur-radius", "12",
+  g_assert_true (tl_filter_set_value (filter, values, "blur-radius", "6",
                                       NULL));
   for (pass = 0; pass < 2; pass++)
     {
@@ -542,12 +563,14 @@ test_estimate_sampled (void)
 
       tl_choice_init (&choice);
       if (! tl_estimate_sampled (with, filter, values, &choice, layer, extent,
-                                 64, &estimate, &error))
+                                 128, &estimate, &error))
         g_error ("estimate: %s", error->message);
       result = run (with, filter, values, layer, extent, 0, &report);
-      g_test_message ("%s: estimated %.1f ms from samples, ran %.1f ms",
+      g_test_message ("%s: estimated %.1f ms from squares of %u, ran %.1f ms",
                       pass == 0 ? "OpenCL" : "C reference", estimate.ms,
-                      report.region_ms);
+                      estimate.trial_side, report.region_ms);
+      if (pass == 0)
+        g_assert_cmpuint (estimate.trial_side, ==, 256);
       g_assert_cmpfloat (estimate.ms, >, report.region_ms / 3.0);
       g_assert_cmpfloat (estimate.ms, <, report.region_ms * 5.0);
     }
