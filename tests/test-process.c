@@ -534,10 +534,14 @@ tiled_layer (guint n)
  * filter at a radius of 6 on the photo twice over each way, from the
  * middle 128x128 and 256x256 squares, scaled to the whole (over 8 times
  * the larger square), on the device and on the C reference.  It is held
- * to the run's own time within bounds loose enough for a busy machine's
- * timings, which a sample left unscaled falls outside of.  A device's
- * small launches keep fewer of its cores busy than the whole run's, so
- * its estimate errs long.
+ * to the run's own time within bounds that a sample left unscaled falls
+ * outside of (an eighth of the run, or less).  Estimates and runs take
+ * turns, and the quickest of three of each is compared: the suite shares
+ * the machine, and a run slowed eightfold by the rest once failed a
+ * single comparison.  A device's small launches keep fewer of its cores
+ * busy than the whole run's, so its estimate errs long on an idle
+ * machine (0.6 to 1.0 s for 0.4 s) and short on a busy one (0.9 s for
+ * 2.5 s, beside the rest of the suite).
  */
 static void
 test_estimate_sampled (void)
@@ -546,7 +550,7 @@ test_estimate_sampled (void)
   g_autoptr(GeglBuffer) layer  = tiled_layer (2);
   const GeglRectangle  *extent = gegl_buffer_get_extent (layer);
   g_autofree TlValue   *values = tl_filter_default_values (filter);
-  guint                 pass;
+  guint                 pass, i;
 
   g_assert_cmpfloat ((gdouble) extent->width * extent->height / (256 * 256),
                      >, 8.0);
@@ -554,25 +558,36 @@ test_estimate_sampled (void)
                                       NULL));
   for (pass = 0; pass < 2; pass++)
     {
-      TlContext            *with   = pass == 0 ? context : NULL;
-      g_autoptr(GError)     error  = NULL;
-      g_autoptr(GeglBuffer) result = NULL;
-      TlEstimate            estimate;
-      TlProcessReport       report;
-      TlChoice              choice;
+      TlContext *with        = pass == 0 ? context : NULL;
+      gdouble    estimate_ms = G_MAXDOUBLE;
+      gdouble    run_ms      = G_MAXDOUBLE;
+      guint      side        = 0;
 
-      tl_choice_init (&choice);
-      if (! tl_estimate_sampled (with, filter, values, &choice, layer, extent,
-                                 128, &estimate, &error))
-        g_error ("estimate: %s", error->message);
-      result = run (with, filter, values, layer, extent, 0, &report);
-      g_test_message ("%s: estimated %.1f ms from squares of %u, ran %.1f ms",
-                      pass == 0 ? "OpenCL" : "C reference", estimate.ms,
-                      estimate.trial_side, report.region_ms);
+      for (i = 0; i < 3; i++)
+        {
+          g_autoptr(GError)     error  = NULL;
+          g_autoptr(GeglBuffer) result = NULL;
+          TlEstimate            estimate;
+          TlProcessReport       report;
+          TlChoice              choice;
+
+          tl_choice_init (&choice);
+          if (! tl_estimate_sampled (with, filter, values, &choice, layer,
+                                     extent, 128, &estimate, &error))
+            g_error ("estimate: %s", error->message);
+          result = run (with, filter, values, layer, extent, 0, &report);
+          estimate_ms = MIN (estimate_ms, estimate.ms);
+          run_ms      = MIN (run_ms, report.region_ms);
+          side        = estimate.trial_side;
+        }
+      g_test_message ("%s: estimated %.1f ms from squares of %u, ran %.1f ms "
+                      "(the quickest of 3 each)",
+                      pass == 0 ? "OpenCL" : "C reference", estimate_ms, side,
+                      run_ms);
       if (pass == 0)
-        g_assert_cmpuint (estimate.trial_side, ==, 256);
-      g_assert_cmpfloat (estimate.ms, >, report.region_ms / 3.0);
-      g_assert_cmpfloat (estimate.ms, <, report.region_ms * 5.0);
+        g_assert_cmpuint (side, ==, 256);
+      g_assert_cmpfloat (estimate_ms, >, run_ms / 5.0);
+      g_assert_cmpfloat (estimate_ms, <, run_ms * 5.0);
     }
 }
 
