@@ -341,6 +341,17 @@ tl_host_apply (const TlHostGimp     *gimp,
   g_free (title);
 
   source = gimp->get_buffer (drawable);
+  /* GIMP 3 gives its operations the selection's bounds as their whole
+   * image, and a halo clamps there: a run that left GIMP's process (a
+   * long one, or one without the module) reads its halo the same way.
+   */
+  if (gimp->run_operation)
+    {
+      GeglBuffer *bounded = gegl_buffer_create_sub_buffer (source, &region);
+
+      g_object_unref (source);
+      source = bounded;
+    }
   if (filter)
     {
       shadow = gimp->get_shadow (drawable);

@@ -208,6 +208,16 @@ static const GimpCheck checks[] =
     "(gimp-image-select-rectangle img CHANNEL-OP-REPLACE 250 0 1 400)",
     "box-blur", "RUN-NONINTERACTIVE", "radius=4.0",
     "(gimp-selection-none img)", EXPECT_CUSTOM, NULL, { "--set=radius=4" } },
+#if TL_GIMP_VERSION == 3
+  /* GIMP 3's plug-in path (a long run's, or one without the module)
+   * reads its halo within the selection's bounds, as in-core.
+   */
+  { "selection-1xN-plug-in", "coffee.png",
+    "(gimp-image-select-rectangle img CHANNEL-OP-REPLACE 250 0 1 400)",
+    "box-blur", "RUN-NONINTERACTIVE", "radius=4.0",
+    "(gimp-selection-none img)", EXPECT_CUSTOM, NULL, { "--set=radius=4" },
+    FALSE, NO_MODULE },
+#endif
   /* Layers without pixels of their own. */
   { "layer-group", "coffee.png", USE_NEW_LAYER (NEW_GROUP), "invert",
     "RUN-NONINTERACTIVE", "", DROP_NEW_LAYER, EXPECT_UNCHANGED,

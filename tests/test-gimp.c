@@ -583,6 +583,11 @@ main (int    argc,
   g_test_add_data_func ("/gimp/selection/1xN",
                         gimp_checks_find ("selection-1xN"),
                         test_selection_thin);
+#if TL_GIMP_VERSION == 3
+  g_test_add_data_func ("/gimp/selection/1xN-plug-in",
+                        gimp_checks_find ("selection-1xN-plug-in"),
+                        test_selection_thin);
+#endif
 
   status = g_test_run ();
   gimp_checks_free ();
